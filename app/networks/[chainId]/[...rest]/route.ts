@@ -1,0 +1,17 @@
+// Any other path under /networks/[chainId]/ – a JSON 404 naming the four endpoints
+import { NotFoundError } from '@/lib/http/errors'
+import { toErrorResponse } from '@/lib/http/respond'
+
+export const dynamic = 'force-dynamic'
+
+function notFound(): Response {
+  return toErrorResponse(
+    new NotFoundError('No such endpoint. Use suggestedGasFees, busyThreshold, baseFeePercentile or baseFeeHistory.'),
+  )
+}
+
+export const GET = notFound
+export const POST = notFound
+export const PUT = notFound
+export const PATCH = notFound
+export const DELETE = notFound

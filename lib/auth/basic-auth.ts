@@ -1,0 +1,43 @@
+/** Credentials from an `Authorization: Basic …` header. */
+export type BasicCredentials = { key: string; secret: string }
+
+const TOKEN68 = /^[A-Za-z0-9+/]+={0,2}$/
+
+/**
+ * Parses an Authorization header value per RFC 7617: the scheme is case-insensitive, one or more
+ * spaces separate it from the base64 token, the decoded text is UTF-8 and splits at its FIRST
+ * colon (a secret may contain ':'; a key may not). Edge-safe (atob, TextDecoder).
+ * @returns the credentials, or null when the header is missing or malformed (bad scheme, bad
+ * base64, invalid UTF-8, no colon, empty key)
+ */
+export function parseBasicAuth(header: string | null | undefined): BasicCredentials | null {
+  if (!header) return null
+  const match = /^([A-Za-z]+) +(\S+)$/.exec(header.trim())
+  if (!match || match[1].toLowerCase() !== 'basic') return null
+  const token = match[2]
+  if (!TOKEN68.test(token) || token.length % 4 === 1) return null
+  let bytes: Uint8Array
+  try {
+    const binary = atob(token)
+    bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0))
+  } catch {
+    return null
+  }
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    return null
+  }
+  const colon = text.indexOf(':')
+  if (colon <= 0) return null
+  return { key: text.slice(0, colon), secret: text.slice(colon + 1) }
+}
+
+/** Encodes credentials as an Authorization header value (UTF-8, then base64). */
+export function formatBasicAuth({ key, secret }: BasicCredentials): string {
+  const bytes = new TextEncoder().encode(`${key}:${secret}`)
+  let binary = ''
+  for (const b of bytes) binary += String.fromCharCode(b)
+  return `Basic ${btoa(binary)}`
+}

@@ -1,0 +1,147 @@
+import { unstable_cache } from 'next/cache'
+import type { ChainConfig } from '../chains/registry'
+import { getServerEnv } from '../env'
+import { REWARD_PERCENTILES } from '../fees/estimator'
+import type { FeeWindow } from '../fees/types'
+import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../http/errors'
+import { readFeeWindow } from '../rpc/read-fee-window'
+
+/** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
+export const HISTORY_BLOCKS = 500
+/** Bump when FeeWindow's shape changes, so old Data Cache entries are not read. */
+const CACHE_VERSION = 'fee-window-v1'
+/** After a failed read, requests get the stale window (or the error) without retrying for this long. */
+const FAILURE_BACKOFF_MS = 1_000
+/** A chain found to have no EIP-1559 fee market is not asked again for this long. */
+const UNSUPPORTED_BACKOFF_MS = 300_000
+/** Cache freshness bounds: about one block interval, but not below 1 s (unstable_cache's unit) or above 60 s. */
+const MIN_TTL_MS = 1_000
+const MAX_TTL_MS = 60_000
+
+/** A window as served: whether it is stale (the upstream failed and this is the last good one). */
+export type CachedFeeWindow = { window: FeeWindow; stale: boolean; freshUntil: number }
+
+type ChainState = {
+  chain: ChainConfig
+  window?: FeeWindow
+  inflight?: Promise<FeeWindow>
+  failure?: { error: Error; until: number }
+}
+
+const STATE_KEY = Symbol.for('gas-api.fee-window-state')
+// On globalThis: Next may bundle this module once per route; the single-flight must span them all.
+const states: Map<number, ChainState> =
+  ((globalThis as Record<symbol, unknown>)[STATE_KEY] as Map<number, ChainState>) ??
+  ((globalThis as Record<symbol, unknown>)[STATE_KEY] = new Map())
+
+function stateOf(chain: ChainConfig): ChainState {
+  let st = states.get(chain.id)
+  if (!st) states.set(chain.id, (st = { chain }))
+  st.chain = chain
+  return st
+}
+
+/** How long a window stays fresh: the chain's measured block interval, within [1 s, 60 s]. */
+export function ttlMs(chain: ChainConfig, window?: FeeWindow): number {
+  const interval = window?.blockIntervalMs ?? chain.nominalBlockTimeMs ?? 2_000
+  return Math.min(MAX_TTL_MS, Math.max(MIN_TTL_MS, interval))
+}
+
+const isFresh = (st: ChainState, w: FeeWindow | undefined, now: number): boolean =>
+  w !== undefined && now - w.fetchedAt < ttlMs(st.chain, w)
+
+/**
+ * The single-flight upstream read: concurrent callers share one read; a window fresher than one
+ * block interval is returned without reading at all. This is the loader unstable_cache calls.
+ */
+function loadWindow(chainId: number): Promise<FeeWindow> {
+  const st = states.get(chainId)
+  if (!st) return Promise.reject(new UpstreamUnavailableError(`Chain ${chainId} has no state.`))
+  if (st.window && isFresh(st, st.window, Date.now())) return Promise.resolve(st.window)
+  if (!st.inflight) {
+    const env = getServerEnv()
+    st.inflight = readFeeWindow({
+      chainId,
+      rpcUrls: st.chain.rpcUrls,
+      blockCount: HISTORY_BLOCKS,
+      rewardPercentiles: REWARD_PERCENTILES,
+      timeoutMs: env.RPC_TIMEOUT_MS,
+      previous: st.window,
+      fallbackBlockTimeMs: st.chain.nominalBlockTimeMs ?? 2_000,
+    })
+      .then((w) => {
+        if (!st.window || w.fetchedAt >= st.window.fetchedAt) st.window = w
+        st.failure = undefined
+        return w
+      })
+      .finally(() => {
+        st.inflight = undefined
+      })
+  }
+  return st.inflight
+}
+
+const readers = new Map<number, (chainId: number) => Promise<FeeWindow>>()
+
+/** unstable_cache around the loader, one wrapper per revalidate period (seconds). */
+function cachedReader(revalidateSeconds: number) {
+  let reader = readers.get(revalidateSeconds)
+  if (!reader) {
+    reader = unstable_cache(loadWindow, [CACHE_VERSION], { revalidate: revalidateSeconds, tags: [CACHE_VERSION] })
+    readers.set(revalidateSeconds, reader)
+  }
+  return reader
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new UpstreamUnavailableError(`The upstream node did not answer within ${ms} ms.`)),
+      Math.max(0, ms),
+    )
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+function served(st: ChainState, window: FeeWindow, stale: boolean): CachedFeeWindow {
+  return { window, stale, freshUntil: window.fetchedAt + ttlMs(st.chain, window) }
+}
+
+/** The last good window marked stale, while it is younger than MAX_STALE_SECONDS; else the error. */
+function staleOrThrow(st: ChainState, error: Error): CachedFeeWindow {
+  const maxStaleMs = getServerEnv().MAX_STALE_SECONDS * 1000
+  if (!(error instanceof FeeMarketUnsupportedError) && st.window && Date.now() - st.window.fetchedAt <= maxStaleMs) {
+    return served(st, st.window, true)
+  }
+  throw error
+}
+
+/**
+ * A chain's fee window, fresh to within about one block interval. Never waits longer than
+ * RPC_TIMEOUT_MS for the upstream; on failure serves the last good window marked stale (up to
+ * MAX_STALE_SECONDS old) or throws UpstreamUnavailableError / UpstreamBadResponseError.
+ */
+export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow> {
+  const st = stateOf(chain)
+  const started = Date.now()
+  if (st.window && isFresh(st, st.window, started)) return served(st, st.window, false)
+  if (st.failure && started < st.failure.until) return staleOrThrow(st, st.failure.error)
+
+  const timeoutMs = getServerEnv().RPC_TIMEOUT_MS
+  try {
+    const reader = cachedReader(Math.ceil(ttlMs(chain, st.window) / 1000))
+    let window = await withTimeout(reader(chain.id), timeoutMs)
+    // unstable_cache answers stale entries at once and revalidates in the background; join that read.
+    if (!isFresh(st, window, Date.now())) {
+      window = await withTimeout(loadWindow(chain.id), timeoutMs - (Date.now() - started))
+    }
+    if (!st.window || window.fetchedAt > st.window.fetchedAt) st.window = window
+    return served(st, window, false)
+  } catch (err) {
+    const error = err instanceof Error ? err : new UpstreamUnavailableError('The upstream read failed.')
+    const backoff = error instanceof FeeMarketUnsupportedError ? UNSUPPORTED_BACKOFF_MS : FAILURE_BACKOFF_MS
+    st.failure = { error, until: Date.now() + backoff }
+    return staleOrThrow(st, error)
+  }
+}

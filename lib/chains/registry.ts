@@ -1,0 +1,64 @@
+import type { Chain } from 'viem'
+import * as viemChains from 'viem/chains'
+import { getServerEnv } from '../env'
+
+/** A chain the service answers for. */
+export type ChainConfig = {
+  id: number
+  name: string
+  /** Tried in order, with failover. Never sent to clients or logs: provider URLs embed API keys. */
+  rpcUrls: string[]
+  /** Block interval the chain is designed for, ms, when viem knows it; only a cold-cache hint. */
+  nominalBlockTimeMs?: number
+}
+
+/**
+ * Chains that get viem's public RPC by default (unless USE_PUBLIC_RPCS=false): Ethereum, OP Mainnet,
+ * BNB Smart Chain, Polygon, Base, Arbitrum One, Avalanche C-Chain, Linea and Sepolia.
+ */
+export const DEFAULT_PUBLIC_CHAIN_IDS = [1, 10, 56, 137, 8453, 42161, 43114, 59144, 11155111] as const
+
+let byId: Map<number, Chain> | undefined
+
+/** Every chain viem knows, by id (the first definition wins, e.g. 31337 is "Anvil"). */
+function knownChains(): Map<number, Chain> {
+  if (!byId) {
+    byId = new Map()
+    const preferred = [viemChains.anvil]
+    for (const chain of [...preferred, ...Object.values(viemChains)] as Chain[]) {
+      if (chain && typeof chain.id === 'number' && !byId.has(chain.id)) byId.set(chain.id, chain)
+    }
+  }
+  return byId
+}
+
+let registry: { key: object; chains: Map<number, ChainConfig> } | undefined
+
+/** The supported chains: RPC_URL_<id> variables, plus the default public set when enabled. */
+export function getChains(): Map<number, ChainConfig> {
+  const env = getServerEnv()
+  if (registry?.key === env) return registry.chains
+  const chains = new Map<number, ChainConfig>()
+  const add = (id: number, rpcUrls: string[]) => {
+    const known = knownChains().get(id)
+    chains.set(id, {
+      id,
+      name: known?.name ?? `Chain ${id}`,
+      rpcUrls,
+      nominalBlockTimeMs: (known as { blockTime?: number } | undefined)?.blockTime,
+    })
+  }
+  if (env.USE_PUBLIC_RPCS) {
+    for (const id of DEFAULT_PUBLIC_CHAIN_IDS) {
+      const url = knownChains().get(id)?.rpcUrls.default.http[0]
+      if (url) add(id, [url])
+    }
+  }
+  for (const [id, urls] of Object.entries(env.rpcUrls)) add(Number(id), urls)
+  registry = { key: env, chains: new Map([...chains].sort(([a], [b]) => a - b)) }
+  return registry.chains
+}
+
+export function getChain(chainId: number): ChainConfig | undefined {
+  return getChains().get(chainId)
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod'
+
+/**
+ * The one place that reads process.env. Values are parsed on first use (never at import time),
+ * so a misconfiguration is a clear error on the request that needs the value, not a crash at boot.
+ */
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === undefined || v === '' ? undefined : v === 'true' || v === '1')
+
+const RpcUrlListSchema = z
+  .string()
+  .transform((s) => s.split(',').map((u) => u.trim()).filter((u) => u.length > 0))
+  .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1, 'at least one http(s) URL'))
+
+export const ServerEnvSchema = z.object({
+  /** Comma-separated `key:secret` or `key:sha256:<hex>` entries (see lib/auth). */
+  API_KEYS: z.string().default(''),
+  /** Whether the default chain set gets viem's public RPC URLs. Default true. */
+  USE_PUBLIC_RPCS: booleanFlag.transform((v) => v ?? true),
+  /** Longest any request waits for the upstream node, ms. */
+  RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** How long the last good data may be served (marked stale) while the upstream fails, seconds. */
+  MAX_STALE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
+  /** chainId → RPC URLs, from every RPC_URL_<chainId> variable. */
+  rpcUrls: z.record(z.string().regex(/^[1-9]\d{0,15}$/), RpcUrlListSchema),
+})
+
+export type ServerEnv = z.infer<typeof ServerEnvSchema>
+
+/** A configuration value is invalid; the message names the variable, never its value. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+let cached: { source: NodeJS.ProcessEnv; env: ServerEnv } | undefined
+
+/** The validated server environment (memoised per process.env object). */
+export function getServerEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
+  if (cached?.source === source) return cached.env
+  const rpcUrls: Record<string, string> = {}
+  for (const [name, value] of Object.entries(source)) {
+    const m = /^RPC_URL_(\d+)$/.exec(name)
+    if (m && value !== undefined && value.trim() !== '') rpcUrls[m[1]] = value
+  }
+  const result = ServerEnvSchema.safeParse({
+    API_KEYS: source.API_KEYS,
+    USE_PUBLIC_RPCS: source.USE_PUBLIC_RPCS,
+    RPC_TIMEOUT_MS: source.RPC_TIMEOUT_MS || undefined,
+    MAX_STALE_SECONDS: source.MAX_STALE_SECONDS || undefined,
+    rpcUrls,
+  })
+  if (!result.success) {
+    const where = result.error.issues
+      .map((i) => (i.path[0] === 'rpcUrls' ? `RPC_URL_${String(i.path[1])}` : String(i.path[0])))
+    throw new ConfigError(`Invalid configuration in ${[...new Set(where)].join(', ')}`)
+  }
+  cached = { source, env: result.data }
+  return result.data
+}
+
+/**
+ * API_KEYS alone, for the edge middleware. A static `process.env.API_KEYS` reference is used so
+ * that edge platforms that only expose referenced variables still provide it.
+ */
+export function getApiKeysSetting(): string {
+  return process.env.API_KEYS ?? ''
+}

@@ -1,0 +1,60 @@
+import { baseFeeStats, baseFeeTrend, estimateLevels, priorityFeeRanges, priorityFeeTrend } from './estimator'
+import type { BaseFeeHistory, BaseFeePercentile, BusyThreshold, SuggestedGasFees } from './schemas'
+import type { FeeData, FeeWindow, LevelEstimate } from './types'
+import { formatGwei } from './units'
+
+/** The four endpoints' bodies for one fee window, ready to serialise. */
+export type FeeReport = {
+  suggestedGasFees: SuggestedGasFees
+  busyThreshold: BusyThreshold
+  baseFeePercentile: BaseFeePercentile
+  baseFeeHistory: BaseFeeHistory
+}
+
+/** Parses a window's decimal wei strings into bigint for the math. */
+export function toFeeData(window: FeeWindow): FeeData {
+  return {
+    baseFees: window.baseFeePerGas.map(BigInt),
+    nextBaseFee: BigInt(window.nextBaseFeePerGas),
+    gasUsedRatio: window.gasUsedRatio,
+    rewardPercentiles: window.rewardPercentiles,
+    rewards: window.reward.map((row) => row.map(BigInt)),
+    blockIntervalMs: window.blockIntervalMs,
+  }
+}
+
+function level(l: LevelEstimate) {
+  return {
+    suggestedMaxPriorityFeePerGas: formatGwei(l.maxPriorityFeePerGas),
+    suggestedMaxFeePerGas: formatGwei(l.maxFeePerGas),
+    minWaitTimeEstimate: l.minWaitTimeMs,
+    maxWaitTimeEstimate: l.maxWaitTimeMs,
+  }
+}
+
+const pair = ([a, b]: [bigint, bigint]): [string, string] => [formatGwei(a), formatGwei(b)]
+
+/** Computes every endpoint's answer from one window: wei math inside, decimal gwei strings out. */
+export function buildFeeReport(window: FeeWindow): FeeReport {
+  const data = toFeeData(window)
+  const levels = estimateLevels(data)
+  const stats = baseFeeStats(data)
+  const tips = priorityFeeRanges(data)
+  return {
+    suggestedGasFees: {
+      low: level(levels.low),
+      medium: level(levels.medium),
+      high: level(levels.high),
+      estimatedBaseFee: formatGwei(data.nextBaseFee),
+      networkCongestion: stats.congestion,
+      latestPriorityFeeRange: pair(tips.latest),
+      historicalPriorityFeeRange: pair(tips.historical),
+      historicalBaseFeeRange: pair(stats.range),
+      priorityFeeTrend: priorityFeeTrend(data),
+      baseFeeTrend: baseFeeTrend(data),
+    },
+    busyThreshold: { busyThreshold: formatGwei(stats.p90) },
+    baseFeePercentile: { baseFeePercentile: formatGwei(stats.p50) },
+    baseFeeHistory: data.baseFees.map(formatGwei),
+  }
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod'
+
+/** A fee in decimal gwei: no exponent, at most 9 fractional digits, no trailing zeros, "0" for zero. */
+export const GweiSchema = z.string().regex(/^(0|[1-9]\d*)(\.\d{0,8}[1-9])?$/, 'a decimal gwei string')
+
+export const TrendSchema = z.enum(['up', 'down'])
+
+export const UrgencyLevelSchema = z.object({
+  suggestedMaxPriorityFeePerGas: GweiSchema,
+  suggestedMaxFeePerGas: GweiSchema,
+  /** milliseconds */
+  minWaitTimeEstimate: z.number().int().nonnegative(),
+  /** milliseconds */
+  maxWaitTimeEstimate: z.number().int().nonnegative(),
+})
+
+const RangeSchema = z.tuple([GweiSchema, GweiSchema])
+
+export const SuggestedGasFeesSchema = z.object({
+  low: UrgencyLevelSchema,
+  medium: UrgencyLevelSchema,
+  high: UrgencyLevelSchema,
+  estimatedBaseFee: GweiSchema,
+  networkCongestion: z.number().min(0).max(1),
+  latestPriorityFeeRange: RangeSchema,
+  historicalPriorityFeeRange: RangeSchema,
+  historicalBaseFeeRange: RangeSchema,
+  priorityFeeTrend: TrendSchema,
+  baseFeeTrend: TrendSchema,
+})
+
+export const BusyThresholdSchema = z.object({ busyThreshold: GweiSchema })
+export const BaseFeePercentileSchema = z.object({ baseFeePercentile: GweiSchema })
+export const BaseFeeHistorySchema = z.array(GweiSchema)
+
+/** The JSON error body every non-2xx answer carries (the Infura API's shape). */
+export const ErrorBodySchema = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+})
+
+export type SuggestedGasFees = z.infer<typeof SuggestedGasFeesSchema>
+export type BusyThreshold = z.infer<typeof BusyThresholdSchema>
+export type BaseFeePercentile = z.infer<typeof BaseFeePercentileSchema>
+export type BaseFeeHistory = z.infer<typeof BaseFeeHistorySchema>
+export type ErrorBody = z.infer<typeof ErrorBodySchema>

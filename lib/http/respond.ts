@@ -1,0 +1,94 @@
+import { ConfigError } from '../env'
+import { getFeeReport, type FeeReport, type ReportMeta } from '../fees'
+import { parseChainId } from './chain-id'
+import { errorJson } from './error-body'
+import {
+  FeeMarketUnsupportedError,
+  InvalidChainIdError,
+  MethodNotAllowedError,
+  NotFoundError,
+  UnsupportedChainError,
+  UpstreamBadResponseError,
+  UpstreamUnavailableError,
+} from './errors'
+
+/** Methods every endpoint answers. */
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS'
+
+/**
+ * The one place that turns an error into a status and the JSON error body. Unknown errors are
+ * logged by name and message only (causes may hold RPC URLs with provider keys) and answered
+ * without detail.
+ */
+export function toErrorResponse(err: unknown): Response {
+  if (err instanceof InvalidChainIdError || err instanceof UnsupportedChainError || err instanceof FeeMarketUnsupportedError) {
+    return errorJson(400, err.message)
+  }
+  if (err instanceof NotFoundError) return errorJson(404, err.message)
+  if (err instanceof MethodNotAllowedError) return errorJson(405, err.message, { allow: ALLOWED_METHODS })
+  if (err instanceof UpstreamBadResponseError) {
+    logError(err)
+    return errorJson(502, err.message)
+  }
+  if (err instanceof UpstreamUnavailableError) {
+    logError(err)
+    return errorJson(503, `${err.message} No fee data is available right now; retry shortly.`, {
+      'retry-after': String(err.retryAfterSeconds),
+    })
+  }
+  if (err instanceof ConfigError) {
+    logError(err)
+    return errorJson(503, 'The service is misconfigured; its operator has been told.', { 'retry-after': '60' })
+  }
+  logError(err)
+  return errorJson(500, 'An unexpected error occurred.')
+}
+
+function logError(err: unknown) {
+  const e = err instanceof Error ? err : new Error(String(err))
+  console.error(JSON.stringify({ level: 'error', error: e.name, message: e.message }))
+}
+
+/** Headers that say which block the data is for, how old it is, and how long it may be cached. */
+export function freshnessHeaders(meta: ReportMeta, now = Date.now()): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-chain-id': String(meta.chainId),
+    'x-block-number': String(meta.blockNumber),
+    'x-block-timestamp': String(meta.blockTimestamp),
+    age: String(Math.max(0, Math.floor((now - meta.fetchedAt) / 1000))),
+    'x-data-stale': String(meta.stale),
+    'cache-control': meta.stale
+      ? 'no-store'
+      : `private, max-age=${Math.max(0, Math.floor((meta.freshUntil - now) / 1000))}`,
+  }
+  if (meta.stale) headers.warning = '110 - "Response is Stale"'
+  return headers
+}
+
+type RouteContext = { params: Promise<{ chainId: string }> }
+
+/** A GET handler for one endpoint: parse the chain id, read the report, answer one part of it. */
+export function feeEndpoint(pick: (report: FeeReport) => unknown) {
+  return async function GET(_request: Request, context: RouteContext): Promise<Response> {
+    try {
+      const { chainId } = await context.params
+      const { report, meta } = await getFeeReport(parseChainId(chainId))
+      return new Response(JSON.stringify(pick(report)), {
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta) },
+      })
+    } catch (err) {
+      return toErrorResponse(err)
+    }
+  }
+}
+
+/** 405 for the write methods (the API is read-only), with Allow. */
+export function methodNotAllowed(request: Request): Response {
+  return toErrorResponse(new MethodNotAllowedError(request.method))
+}
+
+/** OPTIONS: 204 with Allow (Next's default would list the 405 handlers too). */
+export function options(): Response {
+  return new Response(null, { status: 204, headers: { allow: ALLOWED_METHODS } })
+}

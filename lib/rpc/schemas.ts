@@ -1,0 +1,31 @@
+import { z } from 'zod'
+
+/** Raw JSON-RPC shapes (hex quantities). Amounts are bounded to uint128 so absurd values fail here. */
+const Uint128Hex = z.string().regex(/^0x[0-9a-fA-F]{1,32}$/, 'a hex quantity of at most 128 bits')
+/** Block numbers and timestamps must fit a JS safe integer. */
+const SafeIntHex = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{1,14}$/, 'a hex quantity')
+  .transform((h) => Number.parseInt(h, 16))
+  .pipe(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER))
+
+export const RpcChainIdSchema = SafeIntHex
+
+export const RpcBlockHeaderSchema = z.object({
+  number: SafeIntHex,
+  timestamp: SafeIntHex,
+  baseFeePerGas: Uint128Hex.nullish(),
+})
+
+export const RpcFeeHistorySchema = z
+  .object({
+    oldestBlock: SafeIntHex,
+    baseFeePerGas: z.array(Uint128Hex).min(2),
+    gasUsedRatio: z.array(z.number().finite().min(0).max(2)),
+    reward: z.array(z.array(Uint128Hex)).optional(),
+  })
+  .refine((h) => h.baseFeePerGas.length === h.gasUsedRatio.length + 1, 'baseFeePerGas must have one entry more than gasUsedRatio')
+  .refine((h) => (h.reward ?? []).length === h.gasUsedRatio.length, 'reward must have one row per block')
+
+export type RpcBlockHeader = z.infer<typeof RpcBlockHeaderSchema>
+export type RpcFeeHistory = z.infer<typeof RpcFeeHistorySchema>
