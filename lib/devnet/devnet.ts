@@ -1,0 +1,114 @@
+import { startAnvil, type AnvilNode, type AnvilOptions } from './anvil'
+import { rpc, rpcBatch, type RpcCall } from './json-rpc'
+import { createRandom, TrafficModel } from './traffic-model'
+
+export type DevnetOptions = AnvilOptions & {
+  /** Seconds between blocks once live. */
+  blockTimeSec?: number
+  /** Blocks of history mined (with traffic) before going live, timestamped blockTimeSec apart up to now. */
+  seedBlocks?: number
+  /** PRNG seed for the traffic. */
+  seed?: number
+  /** Whether to keep sending traffic once live (default true). */
+  liveTraffic?: boolean
+}
+
+export type Devnet = AnvilNode & { stop(): Promise<void> }
+
+/**
+ * Senders over anvil's unlocked dev accounts. Only a sender with nothing pending sends: anvil's
+ * fee-ordered miner drops a sender's later-nonce transaction when it tips more than the one before.
+ */
+class Senders {
+  private next = 0
+  constructor(private readonly url: string, private readonly accounts: string[]) {}
+
+  /** Sends one transfer per tip; maxFeePerGas = 2 × next base fee + tip, as wallets commonly do. */
+  async send(tipsWei: bigint[], nextBaseFee: bigint): Promise<void> {
+    const counts = await rpcBatch(this.url, this.accounts.flatMap((a) => [
+      { method: 'eth_getTransactionCount', params: [a, 'latest'] },
+      { method: 'eth_getTransactionCount', params: [a, 'pending'] },
+    ]))
+    const idle: { from: string; nonce: number }[] = []
+    for (let k = 0; k < this.accounts.length; k++) {
+      const i = (this.next + k) % this.accounts.length
+      const [latest, pending] = [Number(counts[2 * i].result), Number(counts[2 * i + 1].result)]
+      if (latest === pending) idle.push({ from: this.accounts[i], nonce: latest })
+    }
+    const calls: RpcCall[] = tipsWei.slice(0, idle.length).map((tip, k) => ({
+      method: 'eth_sendTransaction',
+      params: [{
+        from: idle[k].from,
+        to: this.accounts[(this.next + k * 7) % this.accounts.length],
+        value: '0x1',
+        gas: '0x5208',
+        nonce: `0x${idle[k].nonce.toString(16)}`,
+        maxPriorityFeePerGas: `0x${tip.toString(16)}`,
+        maxFeePerGas: `0x${(2n * nextBaseFee + tip).toString(16)}`,
+      }],
+    }))
+    this.next = (this.next + calls.length) % this.accounts.length
+    const results = await rpcBatch(this.url, calls)
+    const failed = results.filter((r) => r.error)
+    if (failed.length && process.env.DEVNET_DEBUG) console.error(`${failed.length} sends failed: ${failed[0].error?.message}`)
+  }
+}
+
+async function nextBaseFee(url: string): Promise<bigint> {
+  const h = await rpc<{ baseFeePerGas: string[] }>(url, 'eth_feeHistory', ['0x1', 'latest', []])
+  return BigInt(h.baseFeePerGas[h.baseFeePerGas.length - 1])
+}
+
+/**
+ * A local EIP-1559 chain with realistic fee dynamics: anvil on loopback, `seedBlocks` blocks of
+ * history mined with traffic (many senders, varied tips, bursts and quiet spells), then interval
+ * mining every `blockTimeSec` with the same traffic continuing live.
+ */
+export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
+  const blockTimeSec = options.blockTimeSec ?? 1
+  const seedBlocks = options.seedBlocks ?? 520
+  const now = Math.floor(Date.now() / 1000)
+  const genesis = now - (seedBlocks + 1) * blockTimeSec
+  const node = await startAnvil({ ...options, timestamp: genesis })
+  try {
+    const accounts = await rpc<string[]>(node.url, 'eth_accounts')
+    const senders = new Senders(node.url, accounts)
+    const model = new TrafficModel(createRandom(options.seed ?? 1559))
+
+    for (let i = 1; i <= seedBlocks; i++) {
+      await senders.send(model.nextBlock(), await nextBaseFee(node.url))
+      await rpc(node.url, 'evm_mine', [{ timestamp: genesis + i * blockTimeSec, blocks: 1 }])
+    }
+    // Seeding took wall-clock time; let the live blocks carry on from now, not from the seed's last stamp.
+    await rpc(node.url, 'evm_setNextBlockTimestamp', [Math.max(genesis + seedBlocks * blockTimeSec + 1, Math.floor(Date.now() / 1000))])
+    await rpc(node.url, 'evm_setIntervalMining', [blockTimeSec])
+
+    let running = options.liveTraffic ?? true
+    let loop: Promise<void> = Promise.resolve()
+    if (running) {
+      loop = (async () => {
+        let due = Date.now()
+        while (running) {
+          try {
+            await senders.send(model.nextBlock(), await nextBaseFee(node.url))
+          } catch {
+            if (!running) break
+          }
+          due += blockTimeSec * 1000
+          await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())))
+        }
+      })()
+    }
+    return {
+      ...node,
+      async stop() {
+        running = false
+        await node.stop()
+        await loop
+      },
+    }
+  } catch (err) {
+    await node.stop()
+    throw err
+  }
+}

@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { freePort } from './anvil'
+
+export type Service = { url: string; port: number; process: ChildProcess; output: () => string; stop(): Promise<void> }
+
+function nextBin(): string {
+  return createRequire(import.meta.url).resolve('next/dist/bin/next')
+}
+
+/** Runs `next build` in `cwd` (inherits stdio so the user sees progress). */
+export function buildService(cwd = process.cwd()): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [nextBin(), 'build'], { cwd, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`next build exited with ${code}`))))
+  })
+}
+
+/**
+ * Starts `next start` on 127.0.0.1 with the given environment (merged over the current one) and
+ * waits until it answers HTTP.
+ */
+export async function startService(options: { env: Record<string, string>; port?: number; cwd?: string }): Promise<Service> {
+  const port = options.port ?? (await freePort())
+  const child = spawn(process.execPath, [nextBin(), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: options.cwd ?? process.cwd(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...options.env },
+  })
+  let log = ''
+  child.stdout?.on('data', (d) => (log += String(d)))
+  child.stderr?.on('data', (d) => (log += String(d)))
+  const url = `http://127.0.0.1:${port}`
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve()
+      child.once('exit', () => resolve())
+      child.kill('SIGTERM')
+    })
+  const started = Date.now()
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${log}`)
+    try {
+      await fetch(`${url}/favicon.ico`)
+      break
+    } catch {
+      if (Date.now() - started > 30_000) {
+        await stop()
+        throw new Error(`next start did not answer on ${url}:\n${log}`)
+      }
+      await new Promise((r) => setTimeout(r, 150))
+    }
+  }
+  return { url, port, process: child, output: () => log, stop }
+}
