@@ -1,0 +1,108 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { percentileNearestRank } from '@/lib/fees/statistics'
+
+/** A block of the fake chain: amounts in wei. */
+export type FakeBlock = { number: number; timestamp: number; baseFee: bigint; gasUsedRatio: number; tips: bigint[] }
+
+export type FakeMode =
+  | 'ok'
+  | 'garbage' // 200 with a body that is not JSON
+  | 'hang' // accepts the request, never answers
+  | 'http500'
+  | 'wrong-chain'
+  | 'no-basefee' // a pre-London chain
+  | 'bad-feehistory' // wrong lengths
+  | 'absurd' // a base fee wider than 128 bits
+
+export type FakeRpc = {
+  url: string
+  /** JSON-RPC method names received, in order. */
+  calls: string[]
+  /** HTTP requests received. */
+  requests: () => number
+  mode: FakeMode
+  close(): Promise<void>
+}
+
+const hex = (n: bigint | number) => `0x${n.toString(16)}`
+
+/**
+ * A JSON-RPC server on loopback answering eth_chainId, eth_getBlockByNumber and eth_feeHistory
+ * from a list of blocks (rewards: nearest-rank percentiles of each block's tips), with failure modes.
+ */
+export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[]; nextBaseFee: bigint; mode?: FakeMode }): Promise<FakeRpc> {
+  const { blocks } = opts
+  const head = blocks[blocks.length - 1]
+  const byNumber = new Map(blocks.map((b) => [b.number, b]))
+  let requests = 0
+  const state: FakeRpc = {
+    url: '',
+    calls: [],
+    requests: () => requests,
+    mode: opts.mode ?? 'ok',
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((r) => server.close(r))
+    },
+  }
+
+  const answer = (method: string, params: unknown[]): unknown => {
+    const mode = state.mode
+    if (method === 'eth_chainId') return hex(mode === 'wrong-chain' ? opts.chainId + 1 : opts.chainId)
+    if (method === 'eth_getBlockByNumber') {
+      const tag = params[0] as string
+      const b = tag === 'latest' ? head : byNumber.get(Number(tag))
+      if (!b) return null
+      return {
+        number: hex(b.number),
+        timestamp: hex(b.timestamp),
+        ...(mode === 'no-basefee' ? {} : { baseFeePerGas: hex(b.baseFee) }),
+      }
+    }
+    if (method === 'eth_feeHistory') {
+      const count = Number(params[0])
+      const newest = params[1] === 'latest' ? head.number : Number(params[1])
+      const pcts = params[2] as number[]
+      const window = blocks.filter((b) => b.number <= newest && b.number > newest - count)
+      const next = newest === head.number ? opts.nextBaseFee : byNumber.get(newest + 1)!.baseFee
+      const baseFeePerGas = [...window.map((b) => hex(b.baseFee)), hex(next)]
+      if (mode === 'absurd') baseFeePerGas[0] = `0x1${'0'.repeat(40)}`
+      return {
+        oldestBlock: hex(window[0].number),
+        baseFeePerGas: mode === 'bad-feehistory' ? baseFeePerGas.slice(1) : baseFeePerGas,
+        gasUsedRatio: window.map((b) => b.gasUsedRatio),
+        reward: window.map((b) => pcts.map((p) => hex(b.tips.length ? percentileNearestRank(b.tips, p) : 0n))),
+      }
+    }
+    throw Object.assign(new Error(`method ${method} not found`), { code: -32601 })
+  }
+
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    requests++
+    let body = ''
+    for await (const chunk of req) body += chunk
+    if (state.mode === 'hang') return
+    if (state.mode === 'http500') {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error')
+      return
+    }
+    if (state.mode === 'garbage') {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>502 Bad Gateway</html>')
+      return
+    }
+    const parsed = JSON.parse(body)
+    const one = (msg: { id: number; method: string; params?: unknown[] }) => {
+      state.calls.push(msg.method)
+      try {
+        return { jsonrpc: '2.0', id: msg.id, result: answer(msg.method, msg.params ?? []) }
+      } catch (err) {
+        return { jsonrpc: '2.0', id: msg.id, error: { code: (err as { code?: number }).code ?? -32000, message: (err as Error).message } }
+      }
+    }
+    const out = Array.isArray(parsed) ? parsed.map(one) : one(parsed)
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out))
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  state.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  return state
+}

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { gunzipSync } from 'node:zlib'
+
+/** ../shared/data beside the checkout (tests and CI have it there; it is never copied into the repo). */
+export const SHARED_DATA = resolve(__dirname, '../../../shared/data')
+
+export function sharedDataPath(...parts: string[]): string {
+  const p = join(SHARED_DATA, ...parts)
+  if (!existsSync(p)) throw new Error(`shared data missing: ${p} (expected ../shared/data beside the checkout)`)
+  return p
+}
+
+/** Rows of a (possibly gzipped) CSV without quoted commas in the columns we read. */
+export function readCsv(...parts: string[]): Record<string, string>[] {
+  const file = sharedDataPath(...parts)
+  const raw = readFileSync(file)
+  const text = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')
+  const [header, ...lines] = text.split(/\r?\n/).filter((l) => l.length > 0)
+  const cols = header.split(',')
+  return lines.map((line) => {
+    const cells = line.split(',')
+    return Object.fromEntries(cols.map((c, i) => [c, cells[i]]))
+  })
+}
+
+export function readJson<T = unknown>(...parts: string[]): T {
+  return JSON.parse(readFileSync(sharedDataPath(...parts), 'utf8')) as T
+}
+
+/** An erigon rpc-tests fixture: [{ request, response }]. */
+export function erigonFixture(network: string, method: string, test: string) {
+  const [entry] = readJson<{ request: unknown; response: { result?: any } }[]>(
+    'erigon-rpc-tests-fixtures', 'integration', network, method, `${test}.json`,
+  )
+  return entry
+}
+
+/** The EIP-1559 base fee update (target = gasLimit / 2, denominator 8), for independent checks. */
+export function nextBaseFee(baseFee: bigint, gasUsed: bigint, gasLimit: bigint): bigint {
+  const target = gasLimit / 2n
+  if (gasUsed === target) return baseFee
+  if (gasUsed > target) {
+    const delta = (baseFee * (gasUsed - target)) / target / 8n
+    return baseFee + (delta > 1n ? delta : 1n)
+  }
+  return baseFee - (baseFee * (target - gasUsed)) / target / 8n
+}

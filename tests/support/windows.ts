@@ -1,0 +1,64 @@
+import { REWARD_PERCENTILES } from '@/lib/fees/estimator'
+import { percentileNearestRank } from '@/lib/fees/statistics'
+import type { FeeWindow } from '@/lib/fees/types'
+import { nextBaseFee, readCsv } from './shared-data'
+
+/** A FeeWindow from literal values (wei), with the estimator's reward percentiles. */
+export function makeWindow(input: {
+  baseFees: bigint[]
+  next: bigint
+  ratios?: number[]
+  /** one row per block, one value per REWARD_PERCENTILES entry */
+  rewards?: bigint[][]
+  intervalMs?: number
+}): FeeWindow {
+  const n = input.baseFees.length
+  return {
+    chainId: 1,
+    oldestBlock: 100,
+    headNumber: 100 + n - 1,
+    headTimestamp: 1_700_000_000,
+    blockIntervalMs: input.intervalMs ?? 12_000,
+    intervalAnchor: null,
+    baseFeePerGas: input.baseFees.map(String),
+    nextBaseFeePerGas: String(input.next),
+    gasUsedRatio: input.ratios ?? input.baseFees.map(() => 0.5),
+    rewardPercentiles: [...REWARD_PERCENTILES],
+    reward: (input.rewards ?? input.baseFees.map(() => REWARD_PERCENTILES.map(() => 0n))).map((r) => r.map(String)),
+    fetchedAt: 0,
+  }
+}
+
+/** The same reward value at every percentile. */
+export const flatRewards = (tip: bigint) => REWARD_PERCENTILES.map(() => tip)
+
+/**
+ * The real 100-block post-Merge mainnet window (15,627,832–15,627,931) as a FeeWindow: base fees and
+ * fullness from blockData, each block's reward percentiles from its transactions' effective tips
+ * (gasPrice − baseFee, nearest-rank, unweighted: the dataset has no per-transaction gasUsed), the
+ * next base fee from the EIP-1559 rule, 12 s slots.
+ */
+export function mainnet100BlockWindow(): FeeWindow {
+  const blocks = readCsv('eth-mainnet-100blocks-txs-15627832', 'blockData.csv.gz')
+    .map((r) => ({ n: Number(r.blockNumber), base: BigInt(r.baseFeePerGas), used: BigInt(r.gasUsed), limit: BigInt(r.gasLimit) }))
+    .sort((a, b) => a.n - b.n)
+  const tipsByBlock = new Map<number, bigint[]>()
+  for (const tx of readCsv('eth-mainnet-100blocks-txs-15627832', 'transactionData.csv.gz')) {
+    const n = Number(tx.blockNumber)
+    const list = tipsByBlock.get(n) ?? []
+    list.push(BigInt(tx.gasPrice))
+    tipsByBlock.set(n, list)
+  }
+  const last = blocks[blocks.length - 1]
+  const window = makeWindow({
+    baseFees: blocks.map((b) => b.base),
+    next: nextBaseFee(last.base, last.used, last.limit),
+    ratios: blocks.map((b) => Number(b.used) / Number(b.limit)),
+    rewards: blocks.map((b) => {
+      const tips = (tipsByBlock.get(b.n) ?? []).map((price) => price - b.base)
+      return REWARD_PERCENTILES.map((p) => (tips.length ? percentileNearestRank(tips, p) : 0n))
+    }),
+    intervalMs: 12_000,
+  })
+  return { ...window, oldestBlock: blocks[0].n, headNumber: last.n }
+}

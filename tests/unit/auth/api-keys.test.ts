@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto'
+import { describe, expect, test } from 'vitest'
+import { ApiKeysConfigError, parseApiKeys, verifyApiKey } from '@/lib/auth/api-keys'
+import { authenticate } from '@/lib/auth/authenticate'
+import { formatBasicAuth } from '@/lib/auth/basic-auth'
+import { timingSafeEqual } from '@/lib/auth/constant-time'
+
+const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')
+
+describe('parseApiKeys', () => {
+  test('default: key:secret entries, secrets may contain ":"', async () => {
+    const entries = await parseApiKeys('alice:one, bob:t:w:o ,,')
+    expect(entries.map((e) => e.key)).toEqual(['alice', 'bob'])
+    expect(await verifyApiKey(entries, 'bob', 't:w:o')).toBe('bob')
+  })
+
+  test('args: a secret stored as its SHA-256', async () => {
+    const entries = await parseApiKeys(`carol:sha256:${sha('hunter2:x')}`)
+    expect(await verifyApiKey(entries, 'carol', 'hunter2:x')).toBe('carol')
+    expect(await verifyApiKey(entries, 'carol', `sha256:${sha('hunter2:x')}`)).toBeNull()
+  })
+
+  test.each(['nocolon', ':secret', 'key:', `key:sha256:${'a'.repeat(63)}`])('error: malformed entry "%s"', async (entry) => {
+    await expect(parseApiKeys(`good:one,${entry}`)).rejects.toThrow(ApiKeysConfigError)
+  })
+
+  test('error: the message never contains a secret', async () => {
+    await expect(parseApiKeys('k:sha256:topsecret')).rejects.toThrow(/entry 1/)
+    await expect(parseApiKeys('k:sha256:topsecret')).rejects.not.toThrow(/topsecret/)
+  })
+})
+
+describe('verifyApiKey', () => {
+  test('behavior: wrong secret, unknown (revoked) key, swapped fields are all rejected', async () => {
+    const entries = await parseApiKeys('alice:one,bob:two')
+    expect(await verifyApiKey(entries, 'alice', 'one')).toBe('alice')
+    expect(await verifyApiKey(entries, 'alice', 'two')).toBeNull()
+    expect(await verifyApiKey(entries, 'mallory', 'one')).toBeNull()
+    expect(await verifyApiKey(entries, 'one', 'alice')).toBeNull()
+    expect(await verifyApiKey(entries, 'alice', 'one ')).toBeNull()
+  })
+})
+
+describe('timingSafeEqual', () => {
+  test('behavior: equal only when every byte is equal, wherever the difference is', () => {
+    const a = new Uint8Array(32).fill(7)
+    expect(timingSafeEqual(a, a.slice())).toBe(true)
+    for (const i of [0, 15, 31]) {
+      const b = a.slice()
+      b[i] ^= 1
+      expect(timingSafeEqual(a, b)).toBe(false)
+    }
+    expect(timingSafeEqual(a, a.slice(0, 31))).toBe(false)
+  })
+
+  test('behavior: examines every byte (no early exit), so time does not depend on where they differ', () => {
+    const reads: number[] = []
+    const probe = (len: number) =>
+      new Proxy(new Uint8Array(len), {
+        get(target, prop) {
+          if (typeof prop === 'string' && /^\d+$/.test(prop)) reads.push(Number(prop))
+          const v = Reflect.get(target, prop)
+          return typeof v === 'function' ? v.bind(target) : v
+        },
+      })
+    const a = probe(32)
+    const b = new Uint8Array(32).fill(255) // differs at byte 0
+    timingSafeEqual(a, b)
+    expect(new Set(reads).size).toBe(32)
+  })
+})
+
+describe('authenticate', () => {
+  test.each([
+    ['missing', null, 'alice:one', { ok: false, reason: 'missing' }],
+    ['malformed', 'Basic %%%', 'alice:one', { ok: false, reason: 'malformed' }],
+    ['invalid', formatBasicAuth({ key: 'alice', secret: 'nope' }), 'alice:one', { ok: false, reason: 'invalid' }],
+    ['ok', formatBasicAuth({ key: 'alice', secret: 'one' }), 'alice:one', { ok: true, key: 'alice' }],
+    ['unconfigured', formatBasicAuth({ key: 'alice', secret: 'one' }), '', { ok: false, reason: 'unconfigured' }],
+    ['misconfigured', formatBasicAuth({ key: 'alice', secret: 'one' }), 'broken', { ok: false, reason: 'misconfigured' }],
+  ])('args: %s', async (_, header, setting, want) => {
+    expect(await authenticate(header, setting)).toEqual(want)
+  })
+})

@@ -1,0 +1,26 @@
+import { describe, expect, test } from 'vitest'
+import { ConfigError, getServerEnv } from '@/lib/env'
+
+describe('getServerEnv', () => {
+  test('default: defaults when nothing is set', () => {
+    const env = getServerEnv({})
+    expect(env).toMatchObject({ API_KEYS: '', USE_PUBLIC_RPCS: true, RPC_TIMEOUT_MS: 5000, MAX_STALE_SECONDS: 60, rpcUrls: {} })
+  })
+
+  test('args: RPC_URL_<id> takes one or several comma-separated URLs', () => {
+    const env = getServerEnv({ RPC_URL_1: 'https://a.example/v3/KEY, https://b.example', RPC_URL_10: 'http://127.0.0.1:8545', USE_PUBLIC_RPCS: 'false' })
+    expect(env.rpcUrls).toEqual({ '1': ['https://a.example/v3/KEY', 'https://b.example'], '10': ['http://127.0.0.1:8545'] })
+    expect(env.USE_PUBLIC_RPCS).toBe(false)
+  })
+
+  test('error: a bad URL names the variable, never its value', () => {
+    expect(() => getServerEnv({ RPC_URL_5: 'ftp://secret-key@host' })).toThrow(ConfigError)
+    expect(() => getServerEnv({ RPC_URL_5: 'ftp://secret-key@host' })).toThrow(/RPC_URL_5/)
+    expect(() => getServerEnv({ RPC_URL_5: 'ftp://secret-key@host' })).not.toThrow(/secret-key/)
+  })
+
+  test('error: out-of-range numbers', () => {
+    expect(() => getServerEnv({ RPC_TIMEOUT_MS: '10' })).toThrow(/RPC_TIMEOUT_MS/)
+    expect(() => getServerEnv({ USE_PUBLIC_RPCS: 'maybe' })).toThrow(/USE_PUBLIC_RPCS/)
+  })
+})

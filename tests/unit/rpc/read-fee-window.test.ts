@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, test } from 'vitest'
+import { REWARD_PERCENTILES } from '@/lib/fees/estimator'
+import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '@/lib/http/errors'
+import { readFeeWindow } from '@/lib/rpc/read-fee-window'
+import { startFakeRpc, type FakeMode, type FakeRpc } from '../../support/fake-rpc'
+import { mainnetFakeChain } from '../../support/mainnet-blocks'
+
+const chain = mainnetFakeChain()
+const servers: FakeRpc[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()))
+})
+
+async function fake(mode: FakeMode = 'ok') {
+  const s = await startFakeRpc({ chainId: 1, ...chain, mode })
+  servers.push(s)
+  return s
+}
+
+const read = (rpcUrls: string[], extra: Partial<Parameters<typeof readFeeWindow>[0]> = {}) =>
+  readFeeWindow({
+    chainId: 1,
+    rpcUrls,
+    blockCount: 500,
+    rewardPercentiles: REWARD_PERCENTILES,
+    timeoutMs: 2_000,
+    fallbackBlockTimeMs: 9_999,
+    ...extra,
+  })
+
+describe('readFeeWindow', () => {
+  test('default: the window of real mainnet blocks, validated and converted to decimal wei', async () => {
+    const s = await fake()
+    const w = await read([s.url])
+    expect(w.oldestBlock).toBe(15_627_832)
+    expect(w.headNumber).toBe(15_627_931)
+    expect(w.baseFeePerGas).toHaveLength(100)
+    expect(w.baseFeePerGas[0]).toBe(String(chain.blocks[0].baseFee))
+    expect(w.nextBaseFeePerGas).toBe(String(chain.nextBaseFee))
+    expect(w.reward[0]).toHaveLength(REWARD_PERCENTILES.length)
+    expect(w.blockIntervalMs).toBe(12_000)
+    expect(w.headTimestamp).toBe(chain.blocks[99].timestamp)
+  })
+
+  test('behavior: a warm read is one HTTP request (one JSON-RPC batch); a cold one adds the anchor block', async () => {
+    const s = await fake()
+    const first = await read([s.url])
+    expect(s.requests()).toBe(2)
+    expect(s.calls).toEqual(['eth_chainId', 'eth_getBlockByNumber', 'eth_feeHistory', 'eth_getBlockByNumber'])
+    await read([s.url], { previous: first })
+    expect(s.requests()).toBe(3)
+    expect(s.calls.slice(4)).toEqual(['eth_getBlockByNumber', 'eth_feeHistory'])
+  })
+
+  test('behavior: fails over to the next URL and skips the failed one afterwards', async () => {
+    const bad = await fake('garbage')
+    const good = await fake()
+    const w = await read([bad.url, good.url])
+    expect(w.headNumber).toBe(15_627_931)
+    const badRequests = bad.requests()
+    await read([bad.url, good.url])
+    expect(bad.requests()).toBe(badRequests)
+  })
+
+  test.each([
+    ['garbage', UpstreamBadResponseError, /not JSON/],
+    ['wrong-chain', UpstreamBadResponseError, /serves chain 2/],
+    ['bad-feehistory', UpstreamBadResponseError, /malformed/],
+    ['absurd', UpstreamBadResponseError, /malformed/],
+    ['http500', UpstreamBadResponseError, /HTTP 500/],
+    ['no-basefee', FeeMarketUnsupportedError, /EIP-1559/],
+  ] as const)('error: %s', async (mode, cls, message) => {
+    const s = await fake(mode)
+    const err = await read([s.url]).catch((e) => e)
+    expect(err).toBeInstanceOf(cls)
+    expect(err.message).toMatch(message)
+    expect(err.message).not.toContain('127.0.0.1')
+  })
+
+  test('error: a node that never answers gives UpstreamUnavailableError within the timeout', async () => {
+    const s = await fake('hang')
+    const started = Date.now()
+    const err = await read([s.url], { timeoutMs: 400 }).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamUnavailableError)
+    expect(Date.now() - started).toBeLessThan(2_000)
+  })
+
+  test('error: nothing listening gives UpstreamUnavailableError', async () => {
+    const err = await read(['http://127.0.0.1:9']).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamUnavailableError)
+  })
+})
