@@ -1,0 +1,102 @@
+import { describe, expect, test } from 'vitest'
+import { ErrorBodySchema } from '@/lib/fees/schemas'
+import { api, basic, ctx } from './helpers'
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 502: 'Bad Gateway', 503: 'Service Unavailable',
+}
+
+function expectError(res: Awaited<ReturnType<typeof api>>, status: number, message?: RegExp) {
+  expect(res.status).toBe(status)
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+  const body = ErrorBodySchema.strict().parse(res.body)
+  expect(body.statusCode).toBe(status)
+  expect(body.error).toBe(REASONS[status])
+  if (message) expect(body.message).toMatch(message)
+  const c = ctx()
+  for (const leak of ['127.0.0.1', c.credentials.plain[1], c.credentials.hashed[1], 'node_modules', '.ts:']) expect(JSON.stringify(body)).not.toContain(leak)
+}
+
+describe('400', () => {
+  test.each(['0', '-1', '01', '1.0', '0x1', '1e3', 'abc', '9007199254740993'])('error: chain id "%s" is not a positive decimal integer', async (id) => {
+    expectError(await api(`/networks/${encodeURIComponent(id)}/suggestedGasFees`), 400, /not a valid chain id/)
+  })
+
+  test('error: an unsupported chain', async () => {
+    expectError(await api(`/networks/${ctx().chains.unlisted}/busyThreshold`), 400, /^'6001' is not a supported chain id\.$/)
+  })
+
+  test('error: a chain without EIP-1559 (anvil on berlin) gets a clear 400, not invented numbers', async () => {
+    expectError(await api(`/networks/${ctx().chains.legacy}/suggestedGasFees`), 400, /does not use EIP-1559/)
+  })
+})
+
+describe('401', () => {
+  const path = () => `/networks/${ctx().chains.live}/baseFeePercentile`
+  test.each([
+    ['missing', null, /Authentication required/],
+    ['another scheme', 'Bearer abc', /not valid HTTP Basic/],
+    ['invalid base64', 'Basic %%%%', /not valid HTTP Basic/],
+    ['no colon', `Basic ${Buffer.from('itest').toString('base64')}`, /not valid HTTP Basic/],
+    ['an empty key', `Basic ${Buffer.from(':plain-secret').toString('base64')}`, /not valid HTTP Basic/],
+    ['a wrong secret', 'WRONG', /not valid\./],
+    ['an unknown key', `Basic ${Buffer.from('nobody:plain-secret').toString('base64')}`, /not valid\./],
+    ['a hashed key\'s digest sent as the secret', 'DIGEST', /not valid\./],
+  ])('error: %s', async (_, header, message) => {
+    const c = ctx()
+    const auth = header === 'WRONG' ? basic([c.credentials.plain[0], 'nope']) : header === 'DIGEST' ? basic([c.credentials.hashed[0], 'sha256']) : header
+    const res = await api(path(), { auth })
+    expectError(res, 401, message)
+    expect(res.headers.get('www-authenticate')).toBe('Basic realm="gas-api", charset="UTF-8"')
+  })
+
+  test('behavior: the pages sit behind the same auth', async () => {
+    const res = await api('/', { auth: null })
+    expectError(res, 401)
+  })
+})
+
+describe('accepted credentials', () => {
+  test.each(['plain', 'hashed', 'colon'] as const)('args: %s', async (kind) => {
+    const res = await api(`/networks/${ctx().chains.live}/baseFeePercentile`, { auth: basic(ctx().credentials[kind]) })
+    expect(res.status).toBe(200)
+  })
+
+  test('args: lowercase scheme and extra spaces', async () => {
+    const [k, s] = ctx().credentials.plain
+    const res = await api(`/networks/${ctx().chains.live}/baseFeePercentile`, { auth: `basic   ${Buffer.from(`${k}:${s}`).toString('base64')}` })
+    expect(res.status).toBe(200)
+  })
+})
+
+describe('404 and 405', () => {
+  test('error: an unknown endpoint under a chain is a JSON 404', async () => {
+    expectError(await api(`/networks/${ctx().chains.live}/gasPrice`), 404, /suggestedGasFees/)
+  })
+
+  test.each(['POST', 'PUT', 'PATCH', 'DELETE'])('error: %s is 405 with Allow', async (method) => {
+    const res = await api(`/networks/${ctx().chains.live}/suggestedGasFees`, { method })
+    expectError(res, 405)
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+  })
+})
+
+describe('502 and 503', () => {
+  test('error: an upstream that answers garbage gives 502', async () => {
+    expectError(await api(`/networks/${ctx().chains.garbage}/suggestedGasFees`), 502, /not JSON/)
+  })
+
+  test('error: an upstream that never answers gives 503 with Retry-After within the timeout', async () => {
+    const started = Date.now()
+    const res = await api(`/networks/${ctx().chains.hang}/busyThreshold`)
+    expectError(res, 503)
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(Date.now() - started).toBeLessThan(ctx().rpcTimeoutMs + 1_000)
+  })
+
+  test('error: an upstream that is down gives 503 with Retry-After', async () => {
+    const res = await api(`/networks/${ctx().chains.down}/baseFeeHistory`)
+    expectError(res, 503, /could not be reached/)
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/)
+  })
+})

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import type { TestProject } from 'vitest/node'
+import { freePort, startAnvil } from '@/lib/devnet/anvil'
+import { startCountingProxy } from '@/lib/devnet/counting-proxy'
+import { startDevnet } from '@/lib/devnet/devnet'
+import { rpc } from '@/lib/devnet/json-rpc'
+import { buildService, startService } from '@/lib/devnet/service'
+import { startFakeRpc } from '../support/fake-rpc'
+import { mainnetFakeChain } from '../support/mainnet-blocks'
+
+/** What the integration tests get (vitest inject). */
+export type IntegrationContext = {
+  api: string
+  /** node RPC URL of the live devnet, for independent reads */
+  nodeUrl: string
+  /** counting proxies' URLs (GET /__counts, POST /__reset) */
+  mainProxy: string
+  coldProxy: string
+  credentials: { plain: [string, string]; hashed: [string, string]; colon: [string, string] }
+  chains: { live: number; cold: number; legacy: number; garbage: number; hang: number; down: number; unlisted: number }
+  rpcTimeoutMs: number
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    integration: IntegrationContext
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const stops: (() => Promise<void>)[] = []
+  const teardown = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {})
+  }
+  try {
+    const live = await startDevnet({ chainId: 31337, blockTimeSec: 1, seedBlocks: 520 })
+    stops.push(live.stop)
+    const mainProxy = await startCountingProxy(live.url)
+    stops.push(mainProxy.close)
+
+    const cold = await startDevnet({ chainId: 31338, blockTimeSec: 5, seedBlocks: 40, liveTraffic: false })
+    stops.push(cold.stop)
+    const coldProxy = await startCountingProxy(cold.url)
+    stops.push(coldProxy.close)
+
+    const legacy = await startAnvil({ chainId: 31339, hardfork: 'berlin' })
+    stops.push(legacy.stop)
+    await rpc(legacy.url, 'evm_mine')
+
+    const { blocks, nextBaseFee } = mainnetFakeChain()
+    const garbage = await startFakeRpc({ chainId: 31340, blocks, nextBaseFee, mode: 'garbage' })
+    stops.push(garbage.close)
+    const hang = await startFakeRpc({ chainId: 31341, blocks, nextBaseFee, mode: 'hang' })
+    stops.push(hang.close)
+    const closedPort = await freePort()
+
+    if (!existsSync('.next/BUILD_ID')) await buildService()
+    const rpcTimeoutMs = 1_500
+    const credentials: IntegrationContext['credentials'] = {
+      plain: ['itest', 'plain-secret'],
+      hashed: ['hashed', 'only-its-hash-is-configured'],
+      colon: ['colon', 'a:b:c'],
+    }
+    const sha = createHash('sha256').update(credentials.hashed[1]).digest('hex')
+    const service = await startService({
+      env: {
+        API_KEYS: `${credentials.plain.join(':')}, ${credentials.hashed[0]}:sha256:${sha}, ${credentials.colon.join(':')}`,
+        USE_PUBLIC_RPCS: 'false',
+        RPC_TIMEOUT_MS: String(rpcTimeoutMs),
+        RPC_URL_31337: mainProxy.url,
+        // the first URL is dead: every read of the cold chain exercises failover
+        RPC_URL_31338: `http://127.0.0.1:${closedPort},${coldProxy.url}`,
+        RPC_URL_31339: legacy.url,
+        RPC_URL_31340: garbage.url,
+        RPC_URL_31341: hang.url,
+        RPC_URL_31342: `http://127.0.0.1:${closedPort}`,
+      },
+    })
+    stops.push(service.stop)
+
+    project.provide('integration', {
+      api: service.url,
+      nodeUrl: live.url,
+      mainProxy: mainProxy.url,
+      coldProxy: coldProxy.url,
+      credentials,
+      chains: { live: 31337, cold: 31338, legacy: 31339, garbage: 31340, hang: 31341, down: 31342, unlisted: 6001 },
+      rpcTimeoutMs,
+    })
+  } catch (err) {
+    await teardown()
+    throw err
+  }
+  return teardown
+}

@@ -1,0 +1,71 @@
+import { inject } from 'vitest'
+import { formatGwei } from 'viem'
+
+export const ctx = () => inject('integration')
+
+export const basic = ([key, secret]: readonly [string, string]) =>
+  `Basic ${Buffer.from(`${key}:${secret}`, 'utf8').toString('base64')}`
+
+/** GET an API path with the plain test credentials (or the given Authorization header). */
+export async function api(path: string, init: { auth?: string | null; method?: string } = {}) {
+  const c = ctx()
+  const headers: Record<string, string> = {}
+  const auth = init.auth === undefined ? basic(c.credentials.plain) : init.auth
+  if (auth !== null) headers.authorization = auth
+  const res = await fetch(`${c.api}${path}`, { method: init.method ?? 'GET', headers })
+  const text = await res.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = text
+  }
+  return { status: res.status, headers: res.headers, body: body as any }
+}
+
+async function nodeRpc<T>(method: string, params: unknown[]): Promise<T> {
+  const res = await fetch(ctx().nodeUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return ((await res.json()) as { result: T }).result
+}
+
+/**
+ * The node's own eth_feeHistory for the 500 blocks ending at `block`, read directly (not through the
+ * service). The next base fee is taken from block+1's header once it exists: anvil's eth_feeHistory
+ * for an older newestBlock appends the CURRENT pending base fee, not that block's successor's.
+ */
+export async function nodeFeeHistory(block: number, percentiles: number[]) {
+  const result = await nodeRpc<{ oldestBlock: string; baseFeePerGas: string[]; gasUsedRatio: number[]; reward: string[][] }>(
+    'eth_feeHistory', ['0x1f4', `0x${block.toString(16)}`, percentiles],
+  )
+  let following: { baseFeePerGas: string } | null = null
+  for (let i = 0; i < 50 && !following; i++) {
+    following = await nodeRpc('eth_getBlockByNumber', [`0x${(block + 1).toString(16)}`, false])
+    if (!following) await new Promise((r) => setTimeout(r, 100))
+  }
+  if (!following) throw new Error(`block ${block + 1} did not arrive`)
+  return {
+    oldestBlock: Number(result.oldestBlock),
+    baseFees: result.baseFeePerGas.slice(0, -1).map(BigInt),
+    next: BigInt(following.baseFeePerGas),
+    ratios: result.gasUsedRatio,
+    rewards: result.reward.map((r) => r.map(BigInt)),
+  }
+}
+
+/** Independent oracle: viem's formatGwei and a plain nearest-rank percentile. */
+export const gwei = (wei: bigint) => formatGwei(wei)
+export function nearestRank(values: bigint[], p: number): bigint {
+  const s = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  return s[Math.max(1, Math.ceil((p / 100) * s.length)) - 1]
+}
+
+export async function proxyCounts(proxy: string): Promise<Record<string, number>> {
+  return (await (await fetch(`${proxy}/__counts`)).json()) as Record<string, number>
+}
+export async function resetProxy(proxy: string) {
+  await fetch(`${proxy}/__reset`, { method: 'POST' })
+}
