@@ -1,6 +1,6 @@
 import type { Chain } from 'viem'
 import * as viemChains from 'viem/chains'
-import { getServerEnv } from '../env'
+import { getServerEnv, type ServerEnv } from '../env'
 
 /** A chain the service answers for. */
 export type ChainConfig = {
@@ -32,12 +32,8 @@ function knownChains(): Map<number, Chain> {
   return byId
 }
 
-let registry: { key: object; chains: Map<number, ChainConfig> } | undefined
-
-/** The supported chains: RPC_URL_<id> variables, plus the default public set when enabled. */
-export function getChains(): Map<number, ChainConfig> {
-  const env = getServerEnv()
-  if (registry?.key === env) return registry.chains
+/** The supported chains for an environment: RPC_URL_<id> variables, plus the default public set when enabled. */
+export function buildChainRegistry(env: Pick<ServerEnv, 'USE_PUBLIC_RPCS' | 'rpcUrls'>): Map<number, ChainConfig> {
   const chains = new Map<number, ChainConfig>()
   const add = (id: number, rpcUrls: string[]) => {
     const known = knownChains().get(id)
@@ -55,7 +51,15 @@ export function getChains(): Map<number, ChainConfig> {
     }
   }
   for (const [id, urls] of Object.entries(env.rpcUrls)) add(Number(id), urls)
-  registry = { key: env, chains: new Map([...chains].sort(([a], [b]) => a - b)) }
+  return new Map([...chains].sort(([a], [b]) => a - b))
+}
+
+let registry: { key: object; chains: Map<number, ChainConfig> } | undefined
+
+/** The supported chains of this process's environment (memoised). */
+export function getChains(): Map<number, ChainConfig> {
+  const env = getServerEnv()
+  if (registry?.key !== env) registry = { key: env, chains: buildChainRegistry(env) }
   return registry.chains
 }
 

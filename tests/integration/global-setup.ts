@@ -18,8 +18,11 @@ export type IntegrationContext = {
   mainProxy: string
   coldProxy: string
   credentials: { plain: [string, string]; hashed: [string, string]; colon: [string, string] }
-  chains: { live: number; cold: number; legacy: number; garbage: number; hang: number; down: number; unlisted: number }
+  /** the fake node of the flaky chain (POST /__mode/<mode> breaks or mends it) */
+  flakyNode: string
+  chains: { live: number; cold: number; legacy: number; garbage: number; hang: number; down: number; flaky: number; unlisted: number }
   rpcTimeoutMs: number
+  maxStaleSeconds: number
 }
 
 declare module 'vitest' {
@@ -53,10 +56,14 @@ export default async function setup(project: TestProject) {
     stops.push(garbage.close)
     const hang = await startFakeRpc({ chainId: 31341, blocks, nextBaseFee, mode: 'hang' })
     stops.push(hang.close)
+    // a node that can be broken and mended from a test: 1 s slots, so the cache expires every second
+    const flaky = await startFakeRpc({ chainId: 31343, ...mainnetFakeChain(1) })
+    stops.push(flaky.close)
     const closedPort = await freePort()
 
     if (!existsSync('.next/BUILD_ID')) await buildService()
     const rpcTimeoutMs = 1_500
+    const maxStaleSeconds = 4
     const credentials: IntegrationContext['credentials'] = {
       plain: ['itest', 'plain-secret'],
       hashed: ['hashed', 'only-its-hash-is-configured'],
@@ -68,6 +75,7 @@ export default async function setup(project: TestProject) {
         API_KEYS: `${credentials.plain.join(':')}, ${credentials.hashed[0]}:sha256:${sha}, ${credentials.colon.join(':')}`,
         USE_PUBLIC_RPCS: 'false',
         RPC_TIMEOUT_MS: String(rpcTimeoutMs),
+        MAX_STALE_SECONDS: String(maxStaleSeconds),
         RPC_URL_31337: mainProxy.url,
         // the first URL is dead: every read of the cold chain exercises failover
         RPC_URL_31338: `http://127.0.0.1:${closedPort},${coldProxy.url}`,
@@ -75,6 +83,7 @@ export default async function setup(project: TestProject) {
         RPC_URL_31340: garbage.url,
         RPC_URL_31341: hang.url,
         RPC_URL_31342: `http://127.0.0.1:${closedPort}`,
+        RPC_URL_31343: flaky.url,
       },
     })
     stops.push(service.stop)
@@ -85,8 +94,10 @@ export default async function setup(project: TestProject) {
       mainProxy: mainProxy.url,
       coldProxy: coldProxy.url,
       credentials,
-      chains: { live: 31337, cold: 31338, legacy: 31339, garbage: 31340, hang: 31341, down: 31342, unlisted: 6001 },
+      flakyNode: flaky.url,
+      chains: { live: 31337, cold: 31338, legacy: 31339, garbage: 31340, hang: 31341, down: 31342, flaky: 31343, unlisted: 6001 },
       rpcTimeoutMs,
+      maxStaleSeconds,
     })
   } catch (err) {
     await teardown()

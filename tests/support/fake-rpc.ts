@@ -29,6 +29,7 @@ const hex = (n: bigint | number) => `0x${n.toString(16)}`
 /**
  * A JSON-RPC server on loopback answering eth_chainId, eth_getBlockByNumber and eth_feeHistory
  * from a list of blocks (rewards: nearest-rank percentiles of each block's tips), with failure modes.
+ * `POST /__mode/<mode>` switches the mode from another process.
  */
 export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[]; nextBaseFee: bigint; mode?: FakeMode }): Promise<FakeRpc> {
   const { blocks } = opts
@@ -78,6 +79,12 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
   }
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const control = /^\/__mode\/([a-z0-9-]+)$/.exec(req.url ?? '')
+    if (req.method === 'POST' && control) {
+      state.mode = control[1] as FakeMode
+      res.writeHead(204).end()
+      return
+    }
     requests++
     let body = ''
     for await (const chunk of req) body += chunk

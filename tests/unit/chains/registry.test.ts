@@ -1,0 +1,27 @@
+import { describe, expect, test } from 'vitest'
+import { buildChainRegistry, DEFAULT_PUBLIC_CHAIN_IDS } from '@/lib/chains/registry'
+
+describe('buildChainRegistry', () => {
+  test('default: the public set, named by viem, each with a public https RPC', () => {
+    const chains = buildChainRegistry({ USE_PUBLIC_RPCS: true, rpcUrls: {} })
+    expect([...chains.keys()]).toEqual([...DEFAULT_PUBLIC_CHAIN_IDS].sort((a, b) => a - b))
+    expect([1, 10, 56, 137, 8453, 42161, 43114, 59144, 11155111].every((id) => chains.has(id))).toBe(true)
+    expect(chains.get(1)?.name).toBe('Ethereum')
+    expect(chains.get(8453)?.name).toBe('Base')
+    for (const c of chains.values()) expect(c.rpcUrls[0]).toMatch(/^https:\/\//)
+  })
+
+  test('args: RPC_URL_<id> overrides a default and adds chains; unknown ids get a generic name', () => {
+    const chains = buildChainRegistry({ USE_PUBLIC_RPCS: true, rpcUrls: { '1': ['http://a', 'http://b'], '31337': ['http://c'], '987654321': ['http://d'] } })
+    expect(chains.get(1)?.rpcUrls).toEqual(['http://a', 'http://b'])
+    expect(chains.get(31337)?.name).toBe('Anvil')
+    expect(chains.get(987654321)?.name).toBe('Chain 987654321')
+  })
+
+  test('args: USE_PUBLIC_RPCS=false serves only configured chains', () => {
+    const chains = buildChainRegistry({ USE_PUBLIC_RPCS: false, rpcUrls: { '10': ['http://op'] } })
+    expect([...chains.keys()]).toEqual([10])
+    expect(chains.get(10)?.name).toBe('OP Mainnet')
+    expect(chains.get(10)?.nominalBlockTimeMs).toBe(2000)
+  })
+})
