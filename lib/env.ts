@@ -35,10 +35,12 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
-let cached: { source: NodeJS.ProcessEnv; env: ServerEnv } | undefined
+type EnvSource = Record<string, string | undefined>
+
+let cached: { source: EnvSource; env: ServerEnv } | undefined
 
 /** The validated server environment (memoised per process.env object). */
-export function getServerEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
+export function getServerEnv(source: EnvSource = process.env): ServerEnv {
   if (cached?.source === source) return cached.env
   const rpcUrls: Record<string, string> = {}
   for (const [name, value] of Object.entries(source)) {
