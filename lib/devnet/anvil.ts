@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { createServer } from 'node:net'
 import { rpc } from './json-rpc'
+import { stopChild, waitForChild } from './process'
 
 export type AnvilOptions = {
   /** Default: a free port on 127.0.0.1. */
@@ -66,25 +67,6 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
   let stderr = ''
   child.stderr?.on('data', (d) => (stderr += String(d)))
   const url = `http://127.0.0.1:${port}`
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve()
-      child.once('exit', () => resolve())
-      child.kill('SIGTERM')
-    })
-  const started = Date.now()
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`anvil exited (${child.exitCode}): ${stderr.trim()}`)
-    try {
-      await rpc(url, 'eth_chainId')
-      break
-    } catch {
-      if (Date.now() - started > 15_000) {
-        await stop()
-        throw new Error(`anvil did not start on ${url}: ${stderr.trim()}`)
-      }
-      await new Promise((r) => setTimeout(r, 100))
-    }
-  }
-  return { url, port, chainId, process: child, stop }
+  await waitForChild(child, () => rpc(url, 'eth_chainId'), 15_000, () => `anvil on ${url}: ${stderr.trim()}`)
+  return { url, port, chainId, process: child, stop: () => stopChild(child) }
 }

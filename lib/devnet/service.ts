@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { freePort } from './anvil'
+import { stopChild, waitForChild } from './process'
 
 export type Service = { url: string; port: number; process: ChildProcess; output: () => string; stop(): Promise<void> }
 
@@ -31,25 +32,6 @@ export async function startService(options: { env: Record<string, string>; port?
   child.stdout?.on('data', (d) => (log += String(d)))
   child.stderr?.on('data', (d) => (log += String(d)))
   const url = `http://127.0.0.1:${port}`
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve()
-      child.once('exit', () => resolve())
-      child.kill('SIGTERM')
-    })
-  const started = Date.now()
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${log}`)
-    try {
-      await fetch(`${url}/favicon.ico`)
-      break
-    } catch {
-      if (Date.now() - started > 30_000) {
-        await stop()
-        throw new Error(`next start did not answer on ${url}:\n${log}`)
-      }
-      await new Promise((r) => setTimeout(r, 150))
-    }
-  }
-  return { url, port, process: child, output: () => log, stop }
+  await waitForChild(child, () => fetch(`${url}/favicon.ico`), 30_000, () => `next start on ${url}:\n${log}`)
+  return { url, port, process: child, output: () => log, stop: () => stopChild(child) }
 }

@@ -1,7 +1,7 @@
 import { REWARD_PERCENTILES } from '@/lib/fees/estimator'
 import { percentileNearestRank } from '@/lib/fees/statistics'
 import type { FeeWindow } from '@/lib/fees/types'
-import { nextBaseFee, readCsv } from './shared-data'
+import { mainnetFakeChain } from './mainnet-blocks'
 
 /** A FeeWindow from literal values (wei), with the estimator's reward percentiles. */
 export function makeWindow(input: {
@@ -33,32 +33,18 @@ export function makeWindow(input: {
 export const flatRewards = (tip: bigint) => REWARD_PERCENTILES.map(() => tip)
 
 /**
- * The real 100-block post-Merge mainnet window (15,627,832–15,627,931) as a FeeWindow: base fees and
- * fullness from blockData, each block's reward percentiles from its transactions' effective tips
- * (gasPrice − baseFee, nearest-rank, unweighted: the dataset has no per-transaction gasUsed), the
- * next base fee from the EIP-1559 rule, 12 s slots.
+ * The real 100-block post-Merge mainnet window (15,627,832–15,627,931) as a FeeWindow: each block's
+ * reward percentiles from its transactions' effective tips (nearest-rank, unweighted: the dataset has
+ * no per-transaction gasUsed), the next base fee from the EIP-1559 rule, 12 s slots.
  */
 export function mainnet100BlockWindow(): FeeWindow {
-  const blocks = readCsv('eth-mainnet-100blocks-txs-15627832', 'blockData.csv.gz')
-    .map((r) => ({ n: Number(r.blockNumber), base: BigInt(r.baseFeePerGas), used: BigInt(r.gasUsed), limit: BigInt(r.gasLimit) }))
-    .sort((a, b) => a.n - b.n)
-  const tipsByBlock = new Map<number, bigint[]>()
-  for (const tx of readCsv('eth-mainnet-100blocks-txs-15627832', 'transactionData.csv.gz')) {
-    const n = Number(tx.blockNumber)
-    const list = tipsByBlock.get(n) ?? []
-    list.push(BigInt(tx.gasPrice))
-    tipsByBlock.set(n, list)
-  }
-  const last = blocks[blocks.length - 1]
+  const { blocks, nextBaseFee } = mainnetFakeChain()
   const window = makeWindow({
-    baseFees: blocks.map((b) => b.base),
-    next: nextBaseFee(last.base, last.used, last.limit),
-    ratios: blocks.map((b) => Number(b.used) / Number(b.limit)),
-    rewards: blocks.map((b) => {
-      const tips = (tipsByBlock.get(b.n) ?? []).map((price) => price - b.base)
-      return REWARD_PERCENTILES.map((p) => (tips.length ? percentileNearestRank(tips, p) : 0n))
-    }),
+    baseFees: blocks.map((b) => b.baseFee),
+    next: nextBaseFee,
+    ratios: blocks.map((b) => b.gasUsedRatio),
+    rewards: blocks.map((b) => REWARD_PERCENTILES.map((p) => (b.tips.length ? percentileNearestRank(b.tips, p) : 0n))),
     intervalMs: 12_000,
   })
-  return { ...window, oldestBlock: blocks[0].n, headNumber: last.n }
+  return { ...window, oldestBlock: blocks[0].number, headNumber: blocks[blocks.length - 1].number }
 }
