@@ -5,6 +5,8 @@ import './globals.css'
 export const metadata: Metadata = {
   title: 'Gas API',
   description: 'EIP-1559 gas fee estimates for EVM chains',
+  // public/assets is outside the auth matcher, so the browser can load it before credentials
+  icons: { icon: '/assets/icon.svg' },
 }
 
 export default function RootLayout({ children }: { children: ReactNode }) {

@@ -53,6 +53,17 @@ describe('401', () => {
   test('behavior: the pages sit behind the same auth', async () => {
     const res = await api('/', { auth: null })
     expectError(res, 401)
+    expect((await api('/', {})).status).toBe(200)
+  })
+
+  test('behavior: static assets do not', async () => {
+    const icon = await api('/assets/icon.svg', { auth: null })
+    expect(icon.status).toBe(200)
+    expect(icon.headers.get('content-type')).toMatch(/svg/)
+    const page = await fetch(`${ctx().api}/`, { headers: { authorization: basic(ctx().credentials.plain) } })
+    const css = /href="(\/_next\/static\/[^"]+\.css)"/.exec(await page.text())?.[1]
+    expect(css).toBeDefined()
+    expect((await api(css!, { auth: null })).status).toBe(200)
   })
 })
 
