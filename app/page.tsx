@@ -1,34 +1,18 @@
+import { Overview } from './_components/overview'
 import { getChains } from '@/lib/chains/registry'
 
 export const dynamic = 'force-dynamic'
 
-const ENDPOINTS = ['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory'] as const
-
-/** Landing page: the supported chains and their API endpoints. */
+/** Overview of every supported chain, each linking to its live view. */
 export default function Home() {
-  const chains = [...getChains().values()]
+  const chains = [...getChains().values()].map(({ id, name }) => ({ id, name }))
   return (
-    <main className="mx-auto max-w-3xl p-6">
-      <h1 className="text-2xl font-semibold">Gas API</h1>
-      <p className="mt-2 text-slate-600 dark:text-slate-300">EIP-1559 fee estimates, in gwei, for these chains:</p>
-      <ul className="mt-4 space-y-3">
-        {chains.map((chain) => (
-          <li key={chain.id}>
-            <h2 className="font-medium">
-              {chain.name} <span className="text-slate-500">({chain.id})</span>
-            </h2>
-            <ul className="ml-4 list-disc text-sm">
-              {ENDPOINTS.map((e) => (
-                <li key={e}>
-                  <a className="text-blue-700 underline dark:text-blue-300" href={`/networks/${chain.id}/${e}`}>
-                    /networks/{chain.id}/{e}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </li>
-        ))}
-      </ul>
-    </main>
+    <>
+      <h1 className="text-2xl font-semibold sm:text-3xl">Gas fees now</h1>
+      <p className="mt-1 mb-6 text-sm text-slate-700 dark:text-slate-300">
+        Medium-urgency max fee, next base fee and congestion for every supported chain, in gwei.
+      </p>
+      {chains.length ? <Overview chains={chains} /> : <p>No chains are configured. Set RPC_URL_&lt;chainId&gt;.</p>}
+    </>
   )
 }

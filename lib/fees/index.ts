@@ -17,6 +17,8 @@ export type ReportMeta = {
   blockNumber: number
   /** unix seconds */
   blockTimestamp: number
+  /** The chain's measured block interval, ms. */
+  blockIntervalMs: number
   /** ms since the epoch */
   fetchedAt: number
   /** ms since the epoch */
@@ -47,6 +49,7 @@ export async function getFeeReport(chainId: number): Promise<{ report: FeeReport
       chainId,
       blockNumber: window.headNumber,
       blockTimestamp: window.headTimestamp,
+      blockIntervalMs: window.blockIntervalMs,
       fetchedAt: window.fetchedAt,
       freshUntil,
       stale,

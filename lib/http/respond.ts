@@ -55,6 +55,7 @@ export function freshnessHeaders(meta: ReportMeta, now = Date.now()): Record<str
     'x-chain-id': String(meta.chainId),
     'x-block-number': String(meta.blockNumber),
     'x-block-timestamp': String(meta.blockTimestamp),
+    'x-block-interval-ms': String(meta.blockIntervalMs),
     age: String(Math.max(0, Math.floor((now - meta.fetchedAt) / 1000))),
     'x-data-stale': String(meta.stale),
     'cache-control': meta.stale
