@@ -1,5 +1,5 @@
 'use client'
-import useSWR from 'swr'
+import useSWR, { type SWRConfiguration } from 'swr'
 import {
   BaseFeeHistorySchema,
   BaseFeePercentileSchema,
@@ -7,7 +7,7 @@ import {
   SuggestedGasFeesSchema,
   type SuggestedGasFees,
 } from '@/lib/fees/schemas'
-import { fetchApi, type Freshness } from './api-client'
+import { ApiError, fetchApi, type Freshness } from './api-client'
 import { CongestionGauge } from './congestion-gauge'
 import { FeeChart } from './fee-chart'
 import { congestionLevel, formatAge, formatWait } from './format'
@@ -47,13 +47,29 @@ const LEVELS = [
   ['high', 'High', 'Fastest inclusion'],
 ] as const
 
+/** About one block interval, within [1 s, 60 s]. Module-level: SWR restarts polling when this changes identity. */
+function refreshInterval(latest?: ChainData): number {
+  return Math.min(60_000, Math.max(1_000, latest?.freshness.blockIntervalMs ?? 2_000))
+}
+
+/**
+ * SWR does not poll while the last read failed, so a failure is retried here: never for 400/401
+ * (retrying cannot help), otherwise after Retry-After or 2 s, whichever is longer (30 s at most).
+ */
+const onErrorRetry: SWRConfiguration['onErrorRetry'] = (error, _key, _config, revalidate, { retryCount }) => {
+  if (error instanceof ApiError && (error.status === 400 || error.status === 401)) return
+  const retryAfterMs = error instanceof ApiError && error.retryAfterSeconds ? error.retryAfterSeconds * 1000 : 0
+  setTimeout(() => void revalidate({ retryCount }), Math.min(30_000, Math.max(2_000, retryAfterMs)))
+}
+
 /** The live fee view of one chain: SWR re-reads it about once per block. */
 export function ChainView({ chainId, name }: { chainId: number; name: string }) {
-  const { data, error, isLoading } = useSWR(['chain', chainId], () => loadChain(chainId), {
-    refreshInterval: (latest?: ChainData) => Math.min(60_000, Math.max(1_000, latest?.freshness.blockIntervalMs ?? 2_000)),
+  const { data, error } = useSWR(['chain', chainId], () => loadChain(chainId), {
+    refreshInterval,
+    refreshWhenOffline: true, // the service may be on this machine; the browser's online flag is not our signal
     revalidateOnFocus: true,
     keepPreviousData: true,
-    shouldRetryOnError: false,
+    onErrorRetry,
   })
   const now = useNow()
 

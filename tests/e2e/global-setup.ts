@@ -1,0 +1,34 @@
+import { freePort } from '@/lib/devnet/anvil'
+import { startDevnet } from '@/lib/devnet/devnet'
+import { buildService, startService } from '@/lib/devnet/service'
+import { existsSync } from 'node:fs'
+
+/**
+ * Starts what the browser tests need and hands it to them through the environment:
+ * a devnet with traffic (31337), a quiet second chain (31338), a chain whose node is down (31342),
+ * and `next start` serving all three.
+ */
+export default async function globalSetup() {
+  const live = await startDevnet({ chainId: 31337, blockTimeSec: 1, seedBlocks: 520 })
+  const quiet = await startDevnet({ chainId: 31338, blockTimeSec: 2, seedBlocks: 30, liveTraffic: false })
+  const closed = await freePort()
+  if (!existsSync('.next/BUILD_ID')) await buildService()
+  const user = 'e2e'
+  const password = 'e2e:secret'
+  const service = await startService({
+    env: {
+      API_KEYS: `${user}:${password}`,
+      USE_PUBLIC_RPCS: 'false',
+      RPC_TIMEOUT_MS: '1500',
+      RPC_URL_31337: live.url,
+      RPC_URL_31338: quiet.url,
+      RPC_URL_31342: `http://127.0.0.1:${closed}`,
+    },
+  })
+  Object.assign(process.env, { E2E_BASE_URL: service.url, E2E_USER: user, E2E_PASSWORD: password })
+  return async () => {
+    await service.stop()
+    await quiet.stop()
+    await live.stop()
+  }
+}

@@ -1,0 +1,25 @@
+import { apiGet, expect, test } from './fixtures'
+
+test('the overview lists every configured chain and links to its view', async ({ page }) => {
+  await page.goto('/')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Gas fees now')
+  await expect(page.getByTestId('chain-list').locator('li')).toHaveCount(3)
+  await expect(page.getByTestId('chain-31337')).toContainText('Anvil')
+  await expect(page.getByTestId('chain-31338')).toContainText('31338')
+  await expect(page.getByTestId('chain-31342')).toContainText('31342')
+
+  const live = page.getByTestId('chain-31337')
+  await expect(live.getByTestId('medium-max-fee')).toBeVisible()
+  await expect(page.getByTestId('chain-31338').getByTestId('medium-max-fee')).toBeVisible()
+  // the dead node's chain says so instead of showing numbers
+  await expect(page.getByTestId('chain-31342').locator('[role="alert"][data-status="503"]')).toBeVisible()
+
+  const shownFee = await live.getByTestId('medium-max-fee').getAttribute('data-value')
+  const api = await apiGet('/networks/31337/suggestedGasFees')
+  expect(shownFee).toMatch(/^\d+(\.\d+)?$/)
+  expect(api.body.medium.suggestedMaxFeePerGas).toMatch(/^\d+(\.\d+)?$/)
+
+  await live.getByRole('link').click()
+  await expect(page).toHaveURL(/\/networks\/31337$/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Anvil')
+})
