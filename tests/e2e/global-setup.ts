@@ -2,15 +2,19 @@ import { freePort } from '@/lib/devnet/anvil'
 import { startDevnet } from '@/lib/devnet/devnet'
 import { buildService, startService } from '@/lib/devnet/service'
 import { existsSync } from 'node:fs'
+import { startFakeRpc } from '../support/fake-rpc'
+import { mainnetFakeChain } from '../support/mainnet-blocks'
 
 /**
  * Starts what the browser tests need and hands it to them through the environment:
  * a devnet with traffic (31337), a quiet second chain (31338), a chain whose node is down (31342),
- * and `next start` serving all three.
+ * a chain whose node a test can break and mend (31343, real mainnet blocks on 1 s slots),
+ * and `next start` serving them.
  */
 export default async function globalSetup() {
   const live = await startDevnet({ chainId: 31337, blockTimeSec: 1, seedBlocks: 520 })
   const quiet = await startDevnet({ chainId: 31338, blockTimeSec: 2, seedBlocks: 30, liveTraffic: false })
+  const flaky = await startFakeRpc({ chainId: 31343, ...mainnetFakeChain(1) })
   const closed = await freePort()
   if (!existsSync('.next/BUILD_ID')) await buildService()
   const user = 'e2e'
@@ -23,11 +27,13 @@ export default async function globalSetup() {
       RPC_URL_31337: live.url,
       RPC_URL_31338: quiet.url,
       RPC_URL_31342: `http://127.0.0.1:${closed}`,
+      RPC_URL_31343: flaky.url,
     },
   })
-  Object.assign(process.env, { E2E_BASE_URL: service.url, E2E_USER: user, E2E_PASSWORD: password })
+  Object.assign(process.env, { E2E_BASE_URL: service.url, E2E_USER: user, E2E_PASSWORD: password, E2E_FLAKY_NODE: flaky.url })
   return async () => {
     await service.stop()
+    await flaky.close()
     await quiet.stop()
     await live.stop()
   }

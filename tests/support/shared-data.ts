@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 
 /** ../shared/data beside the checkout (tests and CI have it there; it is never copied into the repo). */
-export const SHARED_DATA = resolve(__dirname, '../../../shared/data')
+export const SHARED_DATA = fileURLToPath(new URL('../../../shared/data', import.meta.url))
 
 export function sharedDataPath(...parts: string[]): string {
   const p = join(SHARED_DATA, ...parts)
