@@ -3,50 +3,86 @@ import type { FeeData, LevelEstimate, Urgency } from './types'
 import { mulDivCeil } from './units'
 
 /**
- * Per-urgency settings (MetaMask gas-fee-controller style: one row per level).
- * - tipPercentile: which of each recent block's reward percentiles the level's tip follows.
- * - baseFeeSteps: how many consecutive maximal base-fee rises (after the next block) maxFeePerGas
- *   survives. A cap costs nothing unless used, so faster levels get more headroom.
- * - minWaitBlocks / maxWaitBlocks: the promised wait, in blocks of the chain's measured interval.
+ * Per-urgency settings (one row per level, as MetaMask's gas-fee-controller has them): the promised
+ * wait in blocks of the chain's measured interval, and the share of transactions that should get in
+ * within it. Everything else is derived from these.
  */
-export const LEVEL_SETTINGS: Record<Urgency, {
-  tipPercentile: number
-  baseFeeSteps: number
-  minWaitBlocks: number
-  maxWaitBlocks: number
-}> = {
-  low: { tipPercentile: 10, baseFeeSteps: 0, minWaitBlocks: 1, maxWaitBlocks: 6 },
-  medium: { tipPercentile: 30, baseFeeSteps: 2, minWaitBlocks: 1, maxWaitBlocks: 3 },
-  high: { tipPercentile: 60, baseFeeSteps: 4, minWaitBlocks: 1, maxWaitBlocks: 2 },
+export const LEVEL_SETTINGS: Record<Urgency, { targetInclusion: number; minWaitBlocks: number; maxWaitBlocks: number }> = {
+  low: { targetInclusion: 0.9, minWaitBlocks: 1, maxWaitBlocks: 6 },
+  medium: { targetInclusion: 0.95, minWaitBlocks: 1, maxWaitBlocks: 3 },
+  high: { targetInclusion: 0.99, minWaitBlocks: 1, maxWaitBlocks: 2 },
 }
 
-/** Reward percentiles requested from eth_feeHistory: the levels' plus 0/50/100 for ranges and trends. */
-export const REWARD_PERCENTILES = [0, 10, 30, 50, 60, 100] as const
+/**
+ * A level's tip (wei): over every run of W consecutive recent blocks (W = the level's promised
+ * wait), the cheapest demanded tip in the run is the best chance a transaction sent before it would
+ * have had; the tip is the target-inclusion quantile (nearest rank) of those minima. A tip at the
+ * p-quantile would have got in within W blocks for a share p of the recent starting points, with
+ * no assumption that consecutive blocks are independent (they are not: demand comes in bursts).
+ */
+export function levelTip(demanded: readonly bigint[], level: Urgency): bigint {
+  const { targetInclusion, maxWaitBlocks: w } = LEVEL_SETTINGS[level]
+  if (demanded.length === 0) return 0n
+  const minima: bigint[] = []
+  const runs = Math.max(1, demanded.length - w + 1)
+  for (let i = 0; i < runs; i++) {
+    let m = demanded[i]
+    for (const d of demanded.slice(i, i + w)) if (d < m) m = d
+    minima.push(m)
+  }
+  return percentileNearestRank(minima, targetInclusion * 100)
+}
 
-/** How many recent non-empty blocks the tip estimate and the priority-fee trend look at. */
+/** Reward percentiles requested from eth_feeHistory: 10 for the tips, 0/100 for the ranges, 50 for the trend. */
+export const REWARD_PERCENTILES = [0, 10, 50, 100] as const
+
+/** How many recent blocks the tip estimate and the priority-fee trend look at. */
 export const TIP_BLOCKS = 20
 /** How many recent blocks the base-fee trend compares the next base fee with. */
 export const TREND_BLOCKS = 10
+/** A block this full (gasUsed / gasLimit) had no room left: its marginal tip was contested. */
+export const FULL_BLOCK_RATIO = 0.95
 /**
- * Smallest per-block base fee rise assumed for headroom: 1/8, EIP-1559's
- * BASE_FEE_MAX_CHANGE_DENOMINATOR. A chain whose window shows larger rises gets those instead.
+ * Per-block base fee rise assumed when the window holds no full block to observe the chain's own
+ * maximum: 1/8, EIP-1559's BASE_FEE_MAX_CHANGE_DENOMINATOR.
  */
-const MIN_RISE_PPM = 125_000n
+const DEFAULT_RISE_PPM = 125_000n
 const PPM = 1_000_000n
 
-/** Largest relative base fee rise between consecutive blocks in the window (ppm), at least 1/8, at most 100%. */
-export function maxBaseFeeRisePpm(baseFees: readonly bigint[], nextBaseFee: bigint): bigint {
+/**
+ * The largest per-block base fee rise to plan for (ppm). A full block shows the chain's maximum
+ * rise (12.5% on mainnet, 2% on OP-stack chains), so with one in the window the largest rise
+ * observed is used; otherwise the larger of that and 1/8. At most 100%.
+ */
+export function maxBaseFeeRisePpm(baseFees: readonly bigint[], nextBaseFee: bigint, gasUsedRatio: readonly number[] = []): bigint {
   const series = [...baseFees, nextBaseFee]
-  let best = MIN_RISE_PPM
+  let observed = 0n
   for (let i = 1; i < series.length; i++) {
     const prev = series[i - 1]
     const cur = series[i]
     if (prev > 0n && cur > prev) {
       const rise = mulDivCeil(cur - prev, PPM, prev)
-      if (rise > best) best = rise
+      if (rise > observed) observed = rise
     }
   }
-  return best > PPM ? PPM : best
+  const sawFullBlock = gasUsedRatio.some((r) => r >= FULL_BLOCK_RATIO)
+  const rise = sawFullBlock && observed > 0n ? observed : observed > DEFAULT_RISE_PPM ? observed : DEFAULT_RISE_PPM
+  return rise > PPM ? PPM : rise
+}
+
+function rewardAt(data: FeeData, block: number, percentile: number): bigint {
+  const column = data.rewardPercentiles.indexOf(percentile)
+  if (column < 0) throw new RangeError(`reward percentile ${percentile} was not requested`)
+  return data.rewards[block][column]
+}
+
+/**
+ * What block i would have demanded of a newcomer, as far as eth_feeHistory can tell: its
+ * 10th-percentile tip (what a full block demands; from percentiles alone the next blocks' fullness
+ * is unknown, so the stricter rule is planned for), 0 when it was empty. Wei.
+ */
+export function demandProxyAt(data: FeeData, i: number): bigint {
+  return data.gasUsedRatio[i] === 0 ? 0n : rewardAt(data, i, 10)
 }
 
 /** Indices of the blocks that included transactions (gasUsedRatio > 0), most recent last. */
@@ -59,42 +95,33 @@ function nonEmptyBlocks(data: FeeData): number[] {
 }
 
 function rewardsAt(data: FeeData, blocks: readonly number[], percentile: number): bigint[] {
-  const column = data.rewardPercentiles.indexOf(percentile)
-  if (column < 0) throw new RangeError(`reward percentile ${percentile} was not requested`)
-  return blocks.map((i) => data.rewards[i][column])
+  return blocks.map((i) => rewardAt(data, i, percentile))
 }
 
 /**
- * The tip of a level: the median, over the last TIP_BLOCKS non-empty blocks, of each block's
- * reward at the level's percentile; 0 when no recent block included a transaction (nothing competes).
- * @returns wei
+ * The three levels. Tip: levelTip over the last TIP_BLOCKS blocks' demanded tips. Max fee: the node's next base fee grown by the largest per-block rise for the rest of the
+ * medium wait (so it still covers the base fee in the last block medium promises), plus the tip;
+ * every level gets that cap, since a cap costs nothing unless the base fee really rises.
+ * low ≤ medium ≤ high holds by construction.
  */
-function levelTip(data: FeeData, percentile: number): bigint {
-  const recent = nonEmptyBlocks(data).slice(-TIP_BLOCKS)
-  if (recent.length === 0) return 0n
-  return median(rewardsAt(data, recent, percentile))
-}
-
-/** The three urgency levels' suggestions. low ≤ medium ≤ high holds by construction. */
 export function estimateLevels(data: FeeData): Record<Urgency, LevelEstimate> {
-  const risePpm = maxBaseFeeRisePpm(data.baseFees, data.nextBaseFee)
+  const risePpm = maxBaseFeeRisePpm(data.baseFees, data.nextBaseFee, data.gasUsedRatio)
+  let baseFeeCap = data.nextBaseFee
+  for (let k = 1; k < LEVEL_SETTINGS.medium.maxWaitBlocks; k++) baseFeeCap = mulDivCeil(baseFeeCap, PPM + risePpm, PPM)
+  const recent = data.gasUsedRatio.map((_, i) => i).slice(-TIP_BLOCKS)
+  const demanded = recent.map((i) => demandProxyAt(data, i))
   const out = {} as Record<Urgency, LevelEstimate>
   let floorTip = 0n
-  let floorMaxFee = 0n
   for (const level of ['low', 'medium', 'high'] as const) {
     const s = LEVEL_SETTINGS[level]
-    const tip = maxOf(levelTip(data, s.tipPercentile), floorTip)
-    let baseFeeCap = data.nextBaseFee
-    for (let k = 0; k < s.baseFeeSteps; k++) baseFeeCap = mulDivCeil(baseFeeCap, PPM + risePpm, PPM)
-    const maxFee = maxOf(baseFeeCap + tip, floorMaxFee)
+    const tip = maxOf(levelTip(demanded, level), floorTip)
     out[level] = {
       maxPriorityFeePerGas: tip,
-      maxFeePerGas: maxFee,
+      maxFeePerGas: baseFeeCap + tip,
       minWaitTimeMs: Math.round(data.blockIntervalMs * s.minWaitBlocks),
       maxWaitTimeMs: Math.round(data.blockIntervalMs * s.maxWaitBlocks),
     }
     floorTip = tip
-    floorMaxFee = maxFee
   }
   return out
 }

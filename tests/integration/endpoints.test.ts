@@ -8,7 +8,7 @@ import {
 } from '@/lib/fees/schemas'
 import { api, ctx, gwei, nearestRank, nodeFeeHistory } from './helpers'
 
-const PCTS = [0, 10, 30, 50, 60, 100]
+const PCTS = [0, 10, 50, 100]
 const live = () => ctx().chains.live
 const blockOf = (headers: Headers) => Number(headers.get('x-block-number'))
 const toWei = (g: string) => {
@@ -64,16 +64,32 @@ describe('GET /networks/{chainId}/suggestedGasFees', () => {
     const highs = nonEmpty.map((r) => r[col(100)])
     expect(body.historicalPriorityFeeRange).toEqual([gwei(nearestRank(lows, 0)), gwei(nearestRank(highs, 100))])
 
-    // tips: median over the last 20 non-empty blocks of the level's percentile (10 / 30 / 60)
-    const recent = nonEmpty.slice(-20)
-    const tip = (p: number) => nearestRank(recent.map((r) => r[col(p)]), 50)
-    const low = tip(10)
-    const medium = low > tip(30) ? low : tip(30)
-    const high = medium > tip(60) ? medium : tip(60)
+    // tips: over the last 20 blocks' 10th-percentile tips (0 for empty blocks), the target quantile
+    // (nearest rank) of the minima of every run of W blocks: low W=6 at 90%, medium 3 at 95%, high 2 at 99%
+    const demand = node.rewards.slice(-20).map((r, i) => (node.ratios[node.ratios.length - 20 + i] > 0 ? r[col(10)] : 0n))
+    const tipFor = (w: number, target: number) => {
+      const minima: bigint[] = []
+      for (let i = 0; i + w <= demand.length; i++) minima.push(demand.slice(i, i + w).reduce((a, b) => (a < b ? a : b)))
+      return nearestRank(minima, target * 100)
+    }
+    const max = (a: bigint, b: bigint) => (a > b ? a : b)
+    const low = tipFor(6, 0.9)
+    const medium = max(low, tipFor(3, 0.95))
+    const high = max(medium, tipFor(2, 0.99))
     expect(body.low.suggestedMaxPriorityFeePerGas).toBe(gwei(low))
     expect(body.medium.suggestedMaxPriorityFeePerGas).toBe(gwei(medium))
     expect(body.high.suggestedMaxPriorityFeePerGas).toBe(gwei(high))
-    expect(body.low.suggestedMaxFeePerGas).toBe(gwei(node.next + low))
+
+    // max fee: one cap for every level, the next base fee after two of the largest per-block rises
+    // (the largest observed when the window holds a full block, else at least 1/8), plus the tip
+    const caps = [body.low, body.medium, body.high].map((l) => toWei(l.suggestedMaxFeePerGas) - toWei(l.suggestedMaxPriorityFeePerGas))
+    expect(new Set(caps.map(String)).size).toBe(1)
+    const series = [...node.baseFees, node.next].map(Number)
+    let rise = 0
+    for (let i = 1; i < series.length; i++) rise = Math.max(rise, series[i] / series[i - 1] - 1)
+    if (!node.ratios.some((r) => r >= 0.95)) rise = Math.max(rise, 0.125)
+    expect(Number(caps[0])).toBeGreaterThanOrEqual(Number(node.next) * (1 + rise) ** 2 - 1)
+    expect(Number(caps[0])).toBeLessThanOrEqual(Number(node.next) * (1 + rise + 2e-6) ** 2 + 1)
 
     // ordering rules
     const levels = [body.low, body.medium, body.high]
@@ -95,7 +111,7 @@ describe('GET /networks/{chainId}/suggestedGasFees', () => {
     // trends, as documented
     const recentBase = [...node.baseFees.slice(-10)].sort((a, b) => (a < b ? -1 : 1))
     expect(body.baseFeeTrend).toBe(node.next > recentBase[4] ? 'up' : 'down')
-    const p50s = recent.map((r) => r[col(50)])
+    const p50s = nonEmpty.slice(-20).map((r) => r[col(50)])
     const trend = nearestRank(p50s.slice(10), 50) > nearestRank(p50s.slice(0, 10), 50) ? 'up' : 'down'
     expect(body.priorityFeeTrend).toBe(trend)
   })

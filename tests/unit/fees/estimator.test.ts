@@ -32,20 +32,36 @@ function expectOrdering(levels: ReturnType<typeof estimateLevels>, nextBaseFee: 
   expect(medium.minWaitTimeMs).toBeLessThanOrEqual(low.minWaitTimeMs)
 }
 
+/** Independent brute force: the target quantile (nearest rank) of the minima of every W-block run. */
+function runMinimaQuantile(demand: bigint[], w: number, target: number): bigint {
+  const minima: bigint[] = []
+  for (let i = 0; i + w <= demand.length; i++) minima.push(demand.slice(i, i + w).reduce((a, b) => (a < b ? a : b)))
+  const sorted = (minima.length ? minima : demand).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  return sorted[Math.ceil(target * sorted.length) - 1]
+}
+
+/** A reward row whose 10th percentile (the tip column the estimator reads) is `p10` gwei. */
+const row = (p10: bigint, others = 0n) => REWARD_PERCENTILES.map((p) => (p === 10 ? p10 : others))
+
 describe('estimateLevels', () => {
-  test('default: tips follow the levels\' percentiles, max fees the next base fee plus headroom', () => {
-    // p0, p10, p30, p50, p60, p100 of every block
-    const row = [0n, 1n, 2n, 3n, 4n, 9n].map((g) => g * GWEI)
-    const data = toFeeData(makeWindow({ baseFees: Array(30).fill(10n * GWEI), next: 10n * GWEI, rewards: Array(30).fill(row) }))
+  test('default: each level pays the target quantile of the cheapest demand within its wait', () => {
+    // 10th-percentile tips alternate 1, 5, 5 gwei: every 3-block run holds a 1, some 2-block runs do not
+    const pattern = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? 1n : 5n) * GWEI)
+    const data = toFeeData(makeWindow({ baseFees: Array(30).fill(10n * GWEI), next: 10n * GWEI, rewards: pattern.map((t) => row(t)) }))
     const levels = estimateLevels(data)
     expect(levels.low.maxPriorityFeePerGas).toBe(1n * GWEI)
-    expect(levels.medium.maxPriorityFeePerGas).toBe(2n * GWEI)
-    expect(levels.high.maxPriorityFeePerGas).toBe(4n * GWEI)
-    // low: next base fee exactly; medium: two 12.5% rises; high: four
-    expect(levels.low.maxFeePerGas).toBe(11n * GWEI)
-    expect(levels.medium.maxFeePerGas).toBe(12_656_250_000n + 2n * GWEI)
-    expect(levels.high.maxFeePerGas).toBe(16_018_066_407n + 4n * GWEI)
+    expect(levels.medium.maxPriorityFeePerGas).toBe(1n * GWEI)
+    expect(levels.high.maxPriorityFeePerGas).toBe(5n * GWEI)
+    // max fee: the next base fee after two 12.5% rises (covering medium's three blocks), plus the tip
+    expect(levels.low.maxFeePerGas).toBe(12_656_250_000n + 1n * GWEI)
+    expect(levels.high.maxFeePerGas).toBe(12_656_250_000n + 5n * GWEI)
     expectOrdering(levels, data.nextBaseFee)
+  })
+
+  test('behavior: a full block in the window sets the rise: an OP-stack-like 2% maximum is not padded to 12.5%', () => {
+    const fees = [100n, 102n, 104n, 106n].map((x) => x * GWEI)
+    expect(maxBaseFeeRisePpm(fees, 108n * GWEI, [1, 1, 1, 1])).toBe(20_000n)
+    expect(maxBaseFeeRisePpm(fees, 108n * GWEI, [0.5, 0.5, 0.5, 0.5])).toBe(125_000n)
   })
 
   test('behavior: wait times come from the measured block interval', () => {
@@ -80,11 +96,19 @@ describe('estimateLevels', () => {
     expect(estimateLevels(data).medium.maxPriorityFeePerGas).toBe(2n * GWEI)
   })
 
+  test('behavior: an empty block demands nothing: recent empty blocks lower the tip', () => {
+    const rewards = Array(20).fill(flatRewards(2n * GWEI))
+    const ratios = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 0 : 0.5))
+    const data = toFeeData(makeWindow({ baseFees: Array(20).fill(GWEI), next: GWEI, rewards, ratios }))
+    expect(estimateLevels(data).medium.maxPriorityFeePerGas).toBe(0n)
+    expect(estimateLevels(data).high.maxPriorityFeePerGas).toBe(0n)
+  })
+
   test('behavior: an idle chain (no transactions in the window) suggests a zero tip, not an invented one', () => {
     const data = toFeeData(makeWindow({ baseFees: Array(10).fill(GWEI), next: GWEI, ratios: Array(10).fill(0) }))
     const levels = estimateLevels(data)
     expect(levels.high.maxPriorityFeePerGas).toBe(0n)
-    expect(levels.low.maxFeePerGas).toBe(GWEI)
+    expect(levels.low.maxFeePerGas).toBe(1_265_625_000n) // the cap alone: 1 gwei after two 12.5% rises
   })
 
   test('behavior: a window with bigger observed rises gets more headroom', () => {
@@ -124,17 +148,26 @@ describe('real window: mainnet blocks 15,627,832–15,627,931 with every transac
     expectOrdering(levels, data.nextBaseFee)
   })
 
-  test('behavior: medium tip is the median of the last 20 non-empty blocks\' 30th-percentile tips', () => {
-    const recent = data.rewards.filter((_, i) => data.gasUsedRatio[i] > 0).slice(-20).map((r) => r[column(30)])
-    const sorted = [...recent].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    expect(levels.medium.maxPriorityFeePerGas).toBe(sorted[Math.ceil(sorted.length / 2) - 1])
+  test('behavior: tips are the target quantiles of the W-block minima of the last 20 blocks\' 10th-percentile tips', () => {
+    const demand = data.rewards.slice(-20).map((r, i) => (data.gasUsedRatio[data.rewards.length - 20 + i] > 0 ? r[column(10)] : 0n))
+    const low = runMinimaQuantile(demand, 6, 0.9)
+    const medium = [low, runMinimaQuantile(demand, 3, 0.95)].reduce((a, b) => (a > b ? a : b))
+    const high = [medium, runMinimaQuantile(demand, 2, 0.99)].reduce((a, b) => (a > b ? a : b))
+    expect(levels.low.maxPriorityFeePerGas).toBe(low)
+    expect(levels.medium.maxPriorityFeePerGas).toBe(medium)
+    expect(levels.high.maxPriorityFeePerGas).toBe(high)
     // a plausible post-Merge tip: between 0.01 and 10 gwei
     expect(levels.medium.maxPriorityFeePerGas > GWEI / 100n && levels.medium.maxPriorityFeePerGas < 10n * GWEI).toBe(true)
   })
 
-  test('behavior: medium covers two maximal (12.5%) base fee rises after the next block', () => {
-    const cap = (data.nextBaseFee * 81n + 63n) / 64n // × (9/8)², rounded up
-    expect(levels.medium.maxFeePerGas - levels.medium.maxPriorityFeePerGas).toBeGreaterThanOrEqual(cap - 1n)
+  test('behavior: medium covers two of the largest base fee rises seen in the window after the next block', () => {
+    const series = [...data.baseFees, data.nextBaseFee].map(Number)
+    let rise = 0
+    for (let i = 1; i < series.length; i++) rise = Math.max(rise, series[i] / series[i - 1] - 1)
+    expect(rise).toBeGreaterThan(0.12) // the window holds full blocks: close to EIP-1559's 1/8
+    const cap = Number(levels.medium.maxFeePerGas - levels.medium.maxPriorityFeePerGas)
+    expect(cap).toBeGreaterThanOrEqual(Number(data.nextBaseFee) * (1 + rise) ** 2 - 1)
+    expect(cap).toBeLessThan(Number(data.nextBaseFee) * (1 + rise + 2e-6) ** 2) // the rise is rounded up to whole ppm
     expect(levels.medium.maxWaitTimeMs).toBe(36_000)
   })
 
@@ -149,15 +182,22 @@ describe('real window: mainnet blocks 15,627,832–15,627,931 with every transac
 
 describe('real window: 1,640 mainnet blocks 15,533,942–15,535,581 (base fees only)', () => {
   const rows = readCsv('eth-mainnet-blocks-15533942-15535581', 'blocks.csv.gz')
-    .map((r) => ({ n: Number(r.number), base: BigInt(r.base_fee_per_gas) }))
+    .map((r) => ({ n: Number(r.number), base: BigInt(r.base_fee_per_gas), ratio: Number(r.gas_used) / Number(r.gas_limit) }))
     .sort((a, b) => a.n - b.n)
 
-  test('behavior: the largest observed rise never exceeds EIP-1559\'s 12.5%, so headroom is exactly 1/8', () => {
+  test('behavior: full blocks show EIP-1559\'s 12.5% maximum rise, which becomes the planned rise', () => {
     expect(rows).toHaveLength(1640)
+    let windows = 0
     for (let start = 0; start + 501 <= rows.length; start += 250) {
-      const slice = rows.slice(start, start + 501).map((r) => r.base)
-      expect(maxBaseFeeRisePpm(slice.slice(0, 500), slice[500])).toBe(125_000n)
+      const slice = rows.slice(start, start + 501)
+      const ratios = slice.slice(0, 500).map((r) => r.ratio)
+      const rise = maxBaseFeeRisePpm(slice.slice(0, 500).map((r) => r.base), slice[500].base, ratios)
+      expect(ratios.some((r) => r >= 0.95)).toBe(true)
+      // a 100%-full block raises the base fee by exactly 1/8; rounding up to the next ppm allows 1 ppm more
+      expect(rise >= 124_990n && rise <= 125_001n).toBe(true)
+      windows++
     }
+    expect(windows).toBeGreaterThan(4)
   })
 
   test('behavior: trends and congestion agree with the base fee path', () => {
