@@ -95,9 +95,10 @@ const quantile = (xs: number[], q: number): number | null => {
 export const WARMUP_BLOCKS = 20
 
 /**
- * Replays a window: at each block N (after WARMUP_BLOCKS, and while every level's promised wait
- * still has recorded blocks after it) each strategy sees blocks ≤ N and the next base fee
- * (= baseFee(N+1), what the node reports), and its suggestions are judged on blocks N+1….
+ * Replays a window: at each block N after WARMUP_BLOCKS, each strategy sees blocks ≤ N and the next
+ * base fee (= baseFee(N+1), what the node reports), and each suggestion is judged on blocks N+1…,
+ * wherever its own promised wait still has recorded blocks after N (so a long promise has fewer
+ * trials near the end of a window than a short one).
  */
 export function runBacktest(opts: {
   blocks: readonly BlockStats[]
@@ -115,22 +116,27 @@ export function runBacktest(opts: {
   let last: number | null = null
   for (let n = WARMUP_BLOCKS - 1; n < blocks.length - 1; n++) {
     const view = { blocks: blocks.slice(0, n + 1), nextBaseFee: blocks[n + 1].baseFee, intervalMs }
-    const suggestions = opts.strategies.map((s) => [s, s.suggest(view)] as const)
-    const longest = Math.max(...suggestions.flatMap(([, sug]) => levels.map((l) => promisedBlocks(sug[l].maxWaitMs, intervalMs))))
-    if (n + longest >= blocks.length) break
-    const future = blocks.slice(n + 1, n + 1 + Math.max(longest * 3, 10))
-    first ??= blocks[n].number
-    last = blocks[n].number
-    for (const [strategy, sug] of suggestions) {
+    let judged = false
+    for (const strategy of opts.strategies) {
+      const sug = strategy.suggest(view)
       for (const level of levels) {
+        // a suggestion is judged only where its own promised wait still has recorded blocks after N
+        const w = promisedBlocks(sug[level].maxWaitMs, intervalMs)
+        if (n + w >= blocks.length) continue
+        const future = blocks.slice(n + 1, n + 1 + Math.max(w * 3, 10))
         const key = `${strategy.name}/${level}`
         if (!trials.has(key)) {
           trials.set(key, [])
           promised.set(key, [])
         }
         trials.get(key)!.push(trial(sug[level], future, intervalMs, mode))
-        promised.get(key)!.push(promisedBlocks(sug[level].maxWaitMs, intervalMs))
+        promised.get(key)!.push(w)
+        judged = true
       }
+    }
+    if (judged) {
+      first ??= blocks[n].number
+      last = blocks[n].number
     }
   }
   const metrics: LevelMetrics[] = []

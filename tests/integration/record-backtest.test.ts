@@ -44,7 +44,7 @@ describe('npm run record, then npm run backtest', () => {
 
     const json = join(dir, 'result.json')
     const { stdout } = await run('npm', ['run', 'backtest', '--', out, '--json', json], { timeout: 60_000 })
-    expect(stdout).toMatch(/\| ours \| medium \| 3 \|/)
+    expect(stdout).toMatch(/\| ours \| medium \| \d+ \| 3 \|/)
     const [result] = JSON.parse(readFileSync(json, 'utf8'))
     expect(result).toMatchObject({ chainId: 31337, mode: 'fees', blocks: 60 })
     expect(new Set(result.metrics.map((m: { strategy: string }) => m.strategy))).toEqual(new Set(['ours', 'metamask-feehistory', 'viem', 'ethers', 'infura-shape']))
