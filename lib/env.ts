@@ -10,6 +10,15 @@ const booleanFlag = z
   .optional()
   .transform((v) => v === undefined || v === '' ? undefined : v === 'true' || v === '1')
 
+/** `<requests>/<seconds>`, e.g. `1200/60`; `0` disables the limit. */
+const RatePolicySchema = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,8}\/[1-9]\d{0,5})$/, 'requests/seconds, e.g. 1200/60, or 0')
+  .transform((s) => {
+    const [limit, seconds] = s.split('/')
+    return { limit: Number(limit), windowSeconds: Number(seconds ?? 1) }
+  })
+
 const RpcUrlListSchema = z
   .string()
   .transform((s) => s.split(',').map((u) => u.trim()).filter((u) => u.length > 0))
@@ -24,6 +33,20 @@ export const ServerEnvSchema = z.object({
   RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** How long the last good data may be served (marked stale) while the upstream fails, seconds. */
   MAX_STALE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
+  /** Default quota per API key. */
+  RATE_LIMIT: RatePolicySchema.default({ limit: 1200, windowSeconds: 60 }),
+  /** Per-key quotas: `key=requests/seconds` entries, comma-separated. */
+  RATE_LIMITS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((e) => e.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^.+=(0|[1-9]\d{0,8}\/[1-9]\d{0,5})$/, 'key=requests/seconds')))
+    .transform((entries) =>
+      Object.fromEntries(entries.map((e) => {
+        const i = e.lastIndexOf('=')
+        return [e.slice(0, i), RatePolicySchema.parse(e.slice(i + 1))]
+      })),
+    ),
   /** chainId → RPC URLs, from every RPC_URL_<chainId> variable. */
   rpcUrls: z.record(z.string().regex(/^[1-9]\d{0,15}$/), RpcUrlListSchema),
 })
@@ -52,6 +75,8 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     USE_PUBLIC_RPCS: source.USE_PUBLIC_RPCS,
     RPC_TIMEOUT_MS: source.RPC_TIMEOUT_MS || undefined,
     MAX_STALE_SECONDS: source.MAX_STALE_SECONDS || undefined,
+    RATE_LIMIT: source.RATE_LIMIT || undefined,
+    RATE_LIMITS: source.RATE_LIMITS || undefined,
     rpcUrls,
   })
   if (!result.success) {

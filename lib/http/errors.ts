@@ -62,3 +62,10 @@ export class NotFoundError extends Error {
 function preview(raw: string): string {
   return raw.length > 32 ? `${raw.slice(0, 32)}…` : raw
 }
+
+export class RateLimitedError extends Error {
+  override name = 'RateLimitedError'
+  constructor(limit: number, windowSeconds: number, readonly retryAfterSeconds: number, readonly headers: Record<string, string>) {
+    super(`Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key; retry in ${retryAfterSeconds} s.`)
+  }
+}

@@ -1,5 +1,6 @@
 import { ConfigError } from '../env'
 import { getFeeReport, type FeeReport, type ReportMeta } from '../fees'
+import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
 import { errorJson } from './error-body'
 import {
@@ -7,6 +8,7 @@ import {
   InvalidChainIdError,
   MethodNotAllowedError,
   NotFoundError,
+  RateLimitedError,
   UnsupportedChainError,
   UpstreamBadResponseError,
   UpstreamUnavailableError,
@@ -25,6 +27,9 @@ export function toErrorResponse(err: unknown): Response {
     return errorJson(400, err.message)
   }
   if (err instanceof NotFoundError) return errorJson(404, err.message)
+  if (err instanceof RateLimitedError) {
+    return errorJson(429, err.message, { ...err.headers, 'retry-after': String(err.retryAfterSeconds) })
+  }
   if (err instanceof MethodNotAllowedError) return errorJson(405, err.message, { allow: ALLOWED_METHODS })
   if (err instanceof UpstreamBadResponseError) {
     logError(err)
@@ -70,16 +75,20 @@ type RouteContext = { params: Promise<{ chainId: string }> }
 
 /** A GET handler for one endpoint: parse the chain id, read the report, answer one part of it. */
 export function feeEndpoint(pick: (report: FeeReport) => unknown) {
-  return async function GET(_request: Request, context: RouteContext): Promise<Response> {
+  return async function GET(request: Request, context: RouteContext): Promise<Response> {
+    let limits: Record<string, string> = {}
     try {
+      limits = consumeRateLimit(request)
       const { chainId } = await context.params
       const { report, meta } = await getFeeReport(parseChainId(chainId))
       return new Response(JSON.stringify(pick(report)), {
         status: 200,
-        headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta) },
+        headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta), ...limits },
       })
     } catch (err) {
-      return toErrorResponse(err)
+      const res = toErrorResponse(err)
+      for (const [k, v] of Object.entries(limits)) res.headers.set(k, v)
+      return res
     }
   }
 }

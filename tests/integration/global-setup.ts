@@ -17,7 +17,7 @@ export type IntegrationContext = {
   /** counting proxies' URLs (GET /__counts, POST /__reset) */
   mainProxy: string
   coldProxy: string
-  credentials: { plain: [string, string]; hashed: [string, string]; colon: [string, string] }
+  credentials: { plain: [string, string]; hashed: [string, string]; colon: [string, string]; limited: [string, string] }
   /** the fake node of the flaky chain (POST /__mode/<mode> breaks or mends it) */
   flakyNode: string
   chains: { live: number; cold: number; legacy: number; garbage: number; hang: number; down: number; flaky: number; unlisted: number }
@@ -68,11 +68,14 @@ export default async function setup(project: TestProject) {
       plain: ['itest', 'plain-secret'],
       hashed: ['hashed', 'only-its-hash-is-configured'],
       colon: ['colon', 'a:b:c'],
+      limited: ['limited', 'five-a-minute'],
     }
     const sha = createHash('sha256').update(credentials.hashed[1]).digest('hex')
     const service = await startService({
       env: {
-        API_KEYS: `${credentials.plain.join(':')}, ${credentials.hashed[0]}:sha256:${sha}, ${credentials.colon.join(':')}`,
+        API_KEYS: `${credentials.plain.join(':')}, ${credentials.hashed[0]}:sha256:${sha}, ${credentials.colon.join(':')}, ${credentials.limited.join(':')}`,
+        // the load tests' key is unlimited; 'limited' has 5 requests a minute for the 429 test
+        RATE_LIMITS: `${credentials.plain[0]}=0, ${credentials.limited[0]}=5/60`,
         USE_PUBLIC_RPCS: 'false',
         RPC_TIMEOUT_MS: String(rpcTimeoutMs),
         MAX_STALE_SECONDS: String(maxStaleSeconds),

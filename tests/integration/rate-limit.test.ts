@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest'
+import { api, basic, ctx } from './helpers'
+
+describe('rate limit per API key', () => {
+  test('behavior: the quota is counted per key, with RateLimit headers, and then 429 with Retry-After', async () => {
+    const { credentials, chains } = ctx()
+    const path = `/networks/${chains.live}/baseFeePercentile`
+    const auth = basic(credentials.limited)
+    const remaining: string[] = []
+    for (let i = 0; i < 5; i++) {
+      const res = await api(path, { auth })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('ratelimit-limit')).toBe('5')
+      expect(res.headers.get('ratelimit-policy')).toBe('5;w=60')
+      remaining.push(res.headers.get('ratelimit-remaining')!)
+    }
+    expect(remaining).toEqual(['4', '3', '2', '1', '0'])
+    const refused = await api(path, { auth })
+    expect(refused.status).toBe(429)
+    expect(refused.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' })
+    expect(refused.body.message).toMatch(/5 requests per 60 s/)
+    const retry = Number(refused.headers.get('retry-after'))
+    expect(retry).toBeGreaterThanOrEqual(1)
+    expect(retry).toBeLessThanOrEqual(60)
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0')
+    // another key is unaffected, and a client cannot pose as another key through the forwarded header
+    const other = await fetch(`${ctx().api}${path}`, { headers: { authorization: basic(credentials.colon), 'x-gas-api-key': credentials.limited[0] } })
+    expect(other.status).toBe(200)
+    expect(other.headers.get('ratelimit-limit')).toBe('1200')
+  })
+})
