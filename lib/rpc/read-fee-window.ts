@@ -26,6 +26,8 @@ export type ReadFeeWindowParameters = {
 export const UNHEALTHY_MS = 30_000
 /** A head this far behind the previous one is not a reorg but a broken or lagging node. */
 const REORG_TOLERANCE_BLOCKS = 64
+/** A 'finalized' block further back than this is not used to measure the interval. */
+const MAX_ANCHOR_DISTANCE = 100_000
 /** Re-anchor the interval measurement when its anchor is older than this many windows. */
 const ANCHOR_MAX_WINDOWS = 4
 
@@ -37,7 +39,8 @@ const health: Map<string, UrlHealth> =
 /**
  * Reads a chain's fee window: one JSON-RPC batch per URL (eth_getBlockByNumber latest +
  * eth_feeHistory, plus eth_chainId the first time an URL is used and the interval anchor block when
- * it is due), validated with zod. A cold read needs one more call for the anchor block.
+ * it is due; a cold read adds the 'finalized' block as its anchor), validated with zod. Only a cold
+ * read of a node that lacks the 'finalized' tag needs a second round, for the window's first block.
  */
 export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<FeeWindow> {
   const deadline = Date.now() + params.timeoutMs
@@ -73,8 +76,8 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, what: string): z.
   return result.data
 }
 
-async function getHeader(client: Client, block: number | 'latest'): Promise<RpcBlockHeader> {
-  const tag = block === 'latest' ? 'latest' : (`0x${block.toString(16)}` as const)
+async function getHeader(client: Client, block: number | 'latest' | 'finalized'): Promise<RpcBlockHeader> {
+  const tag = typeof block === 'string' ? block : (`0x${block.toString(16)}` as const)
   const raw = await client.request({ method: 'eth_getBlockByNumber', params: [tag, false] })
   if (raw === null) throw new UpstreamBadResponseError(`The upstream node does not know block ${block}.`)
   return parse(RpcBlockHeaderSchema, raw, 'eth_getBlockByNumber')
@@ -88,8 +91,11 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
     p.previous !== undefined &&
     (prevAnchor === null || p.previous.headNumber - prevAnchor.number > ANCHOR_MAX_WINDOWS * p.blockCount)
 
-  // One round: these calls leave in a single JSON-RPC batch.
-  const [chainIdRaw, head, history, freshAnchor] = await Promise.all([
+  // One round: these calls leave in a single JSON-RPC batch. A cold read also asks for the
+  // 'finalized' block, a block some way back whose number needs no earlier answer, to measure the
+  // interval from; a node without that tag costs one more call below.
+  const cold = p.previous === undefined
+  const [chainIdRaw, head, history, freshAnchor, finalized] = await Promise.all([
     known === undefined ? client.request({ method: 'eth_chainId' }) : Promise.resolve(undefined),
     getHeader(client, 'latest'),
     client.request({
@@ -97,6 +103,7 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
       params: [`0x${p.blockCount.toString(16)}`, 'latest', [...p.rewardPercentiles]],
     }),
     anchorDue && p.previous ? getHeader(client, p.previous.oldestBlock) : Promise.resolve(undefined),
+    cold ? getHeader(client, 'finalized').catch(() => undefined) : Promise.resolve(undefined),
   ])
 
   if (known === undefined) {
@@ -125,8 +132,10 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
     throw new UpstreamBadResponseError(`The upstream node's head went back from ${p.previous.headNumber} to ${headNumber}.`)
   }
 
+  const usable = (h: RpcBlockHeader | undefined) =>
+    h && h.number < headNumber && headNumber - h.number <= MAX_ANCHOR_DISTANCE ? { number: h.number, timestamp: h.timestamp } : null
   let anchor: { number: number; timestamp: number } | null =
-    freshAnchor ? { number: freshAnchor.number, timestamp: freshAnchor.timestamp } : anchorDue ? null : prevAnchor
+    usable(freshAnchor) ?? usable(finalized) ?? (anchorDue ? null : prevAnchor)
   if (anchor === null || anchor.number >= headNumber) {
     if (fh.oldestBlock < headNumber) {
       const h = await getHeader(client, fh.oldestBlock)

@@ -13,6 +13,9 @@ export type FakeMode =
   | 'no-basefee' // a pre-London chain
   | 'bad-feehistory' // wrong lengths
   | 'absurd' // a base fee wider than 128 bits
+  | 'no-finalized' // rejects the 'finalized' block tag, like nodes without it
+  | 'wrong-types' // numbers where hex strings belong
+  | 'reorg' // the head is 70 blocks further back than the data the node served before
 
 export type FakeRpc = {
   url: string
@@ -52,7 +55,10 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
     if (method === 'eth_chainId') return hex(mode === 'wrong-chain' ? opts.chainId + 1 : opts.chainId)
     if (method === 'eth_getBlockByNumber') {
       const tag = params[0] as string
-      const b = tag === 'latest' ? head : byNumber.get(Number(tag))
+      if (tag === 'finalized' && mode === 'no-finalized') throw Object.assign(new Error('unknown block tag'), { code: -32602 })
+      const h = mode === 'reorg' ? byNumber.get(head.number - 70)! : head
+      const b = tag === 'latest' ? h : tag === 'finalized' ? byNumber.get(h.number - 64) : byNumber.get(Number(tag))
+      if (b && mode === 'wrong-types') return { number: b.number, timestamp: b.timestamp, baseFeePerGas: Number(b.baseFee) }
       if (!b) return null
       return {
         number: hex(b.number),
@@ -62,10 +68,11 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
     }
     if (method === 'eth_feeHistory') {
       const count = Number(params[0])
-      const newest = params[1] === 'latest' ? head.number : Number(params[1])
+      const newest = params[1] === 'latest' ? (mode === 'reorg' ? head.number - 70 : head.number) : Number(params[1])
       const pcts = params[2] as number[]
       const window = blocks.filter((b) => b.number <= newest && b.number > newest - count)
       const next = newest === head.number ? opts.nextBaseFee : byNumber.get(newest + 1)!.baseFee
+      if (mode === 'wrong-types') return { oldestBlock: window[0].number, baseFeePerGas: [...window.map((b) => Number(b.baseFee)), Number(next)], gasUsedRatio: window.map((b) => String(b.gasUsedRatio)) }
       const baseFeePerGas = [...window.map((b) => hex(b.baseFee)), hex(next)]
       if (mode === 'absurd') baseFeePerGas[0] = `0x1${'0'.repeat(40)}`
       return {

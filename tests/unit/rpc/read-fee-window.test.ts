@@ -42,14 +42,24 @@ describe('readFeeWindow', () => {
     expect(w.headTimestamp).toBe(chain.blocks[99].timestamp)
   })
 
-  test('behavior: a warm read is one HTTP request (one JSON-RPC batch); a cold one adds the anchor block', async () => {
+  test('behavior: a cold read is one round (one JSON-RPC batch, with the finalized block); so is a warm one', async () => {
     const s = await fake()
     const first = await read([s.url])
-    expect(s.requests()).toBe(2)
+    expect(s.requests()).toBe(1)
     expect(s.calls).toEqual(['eth_chainId', 'eth_getBlockByNumber', 'eth_feeHistory', 'eth_getBlockByNumber'])
+    expect(first.intervalAnchor?.number).toBeLessThan(first.headNumber)
+    expect(first.blockIntervalMs).toBe(12_000)
     await read([s.url], { previous: first })
-    expect(s.requests()).toBe(3)
+    expect(s.requests()).toBe(2)
     expect(s.calls.slice(4)).toEqual(['eth_getBlockByNumber', 'eth_feeHistory'])
+  })
+
+  test('behavior: a node without the finalized tag costs a cold read one more call', async () => {
+    const s = await fake('no-finalized')
+    const w = await read([s.url])
+    expect(s.requests()).toBe(2)
+    expect(w.intervalAnchor?.number).toBe(w.oldestBlock)
+    expect(w.blockIntervalMs).toBe(12_000)
   })
 
   test('behavior: fails over to the next URL and skips the failed one afterwards', async () => {
@@ -68,6 +78,7 @@ describe('readFeeWindow', () => {
     ['bad-feehistory', UpstreamBadResponseError, /malformed/],
     ['absurd', UpstreamBadResponseError, /malformed/],
     ['http500', UpstreamBadResponseError, /HTTP 500/],
+    ['wrong-types', UpstreamBadResponseError, /malformed/],
     ['no-basefee', FeeMarketUnsupportedError, /EIP-1559/],
   ] as const)('error: %s', async (mode, cls, message) => {
     const s = await fake(mode)
@@ -83,6 +94,15 @@ describe('readFeeWindow', () => {
     const err = await read([s.url], { timeoutMs: 400 }).catch((e) => e)
     expect(err).toBeInstanceOf(UpstreamUnavailableError)
     expect(Date.now() - started).toBeLessThan(2_000)
+  })
+
+  test('error: a head that went back more than 64 blocks (a broken node or a deep reorg) is refused', async () => {
+    const s = await fake()
+    const before = await read([s.url])
+    s.mode = 'reorg'
+    const err = await read([s.url], { previous: before }).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamBadResponseError)
+    expect(err.message).toMatch(/went back from 15627931 to 15627861/)
   })
 
   test('error: nothing listening gives UpstreamUnavailableError', async () => {
