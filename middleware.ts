@@ -3,9 +3,6 @@ import { authenticate } from '@/lib/auth/authenticate'
 import { getApiKeysSetting } from '@/lib/env'
 import { errorJson } from '@/lib/http/error-body'
 
-/** Mirrors lib/ratelimit's API_KEY_HEADER (not imported: that module reads the server environment). */
-const API_KEY_HEADER = 'x-gas-api-key'
-
 const CHALLENGE = { 'www-authenticate': 'Basic realm="gas-api", charset="UTF-8"' }
 
 const MESSAGES = {
@@ -18,12 +15,7 @@ const MESSAGES = {
 /** HTTP Basic auth for the API and the pages (edge runtime: Web Crypto only). */
 export async function middleware(request: NextRequest) {
   const result = await authenticate(request.headers.get('authorization'), getApiKeysSetting())
-  if (result.ok) {
-    // hand the authenticated key to the handlers (rate limits); a client's own copy is overwritten
-    const headers = new Headers(request.headers)
-    headers.set(API_KEY_HEADER, result.key)
-    return NextResponse.next({ request: { headers } })
-  }
+  if (result.ok) return NextResponse.next()
   if (result.reason === 'misconfigured') {
     console.error(JSON.stringify({ level: 'error', error: 'ApiKeysConfigError', message: 'API_KEYS is malformed' }))
     return errorJson(503, 'The service is misconfigured; its operator has been told.', { 'retry-after': '60' })

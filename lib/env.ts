@@ -47,6 +47,8 @@ export const ServerEnvSchema = z.object({
         return [e.slice(0, i), RatePolicySchema.parse(e.slice(i + 1))]
       })),
     ),
+  /** Serve /bench-floor, the constant route `npm run bench` measures as the framework's floor. */
+  BENCH_FLOOR: booleanFlag.transform((v) => v ?? false),
   /** chainId → RPC URLs, from every RPC_URL_<chainId> variable. */
   rpcUrls: z.record(z.string().regex(/^[1-9]\d{0,15}$/), RpcUrlListSchema),
 })
@@ -77,6 +79,7 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     MAX_STALE_SECONDS: source.MAX_STALE_SECONDS || undefined,
     RATE_LIMIT: source.RATE_LIMIT || undefined,
     RATE_LIMITS: source.RATE_LIMITS || undefined,
+    BENCH_FLOOR: source.BENCH_FLOOR,
     rpcUrls,
   })
   if (!result.success) {

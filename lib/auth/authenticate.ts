@@ -5,8 +5,19 @@ export type AuthResult =
   | { ok: true; key: string }
   | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'unconfigured' | 'misconfigured' }
 
+/**
+ * Headers that verified, by exact value, for this API_KEYS setting. Only successes are kept, so a
+ * wrong secret always takes the constant-time path; a hit needs the whole valid header, i.e. the
+ * secret itself. Bounded: cleared when it reaches MAX_REMEMBERED.
+ */
+const MAX_REMEMBERED = 1_000
+let remembered: { setting: string; keys: Map<string, string> } = { setting: '', keys: new Map() }
+
 /** Authenticates an Authorization header against the API_KEYS setting. Edge-safe. */
 export async function authenticate(header: string | null, apiKeysSetting: string): Promise<AuthResult> {
+  if (remembered.setting !== apiKeysSetting) remembered = { setting: apiKeysSetting, keys: new Map() }
+  const known = header ? remembered.keys.get(header) : undefined
+  if (known !== undefined) return { ok: true, key: known }
   let entries
   try {
     entries = await loadApiKeys(apiKeysSetting)
@@ -19,6 +30,9 @@ export async function authenticate(header: string | null, apiKeysSetting: string
   if (!creds) return { ok: false, reason: 'malformed' }
   if (entries.length === 0) return { ok: false, reason: 'unconfigured' }
   const key = await verifyApiKey(entries, creds.key, creds.secret)
-  return key ? { ok: true, key } : { ok: false, reason: 'invalid' }
+  if (!key) return { ok: false, reason: 'invalid' }
+  if (remembered.keys.size >= MAX_REMEMBERED) remembered.keys.clear()
+  remembered.keys.set(header, key)
+  return { ok: true, key }
 }
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 
 export type CountingProxy = {
   url: string
-  /** JSON-RPC calls forwarded, by method. */
+  /** JSON-RPC calls forwarded, by method; '<http>' counts HTTP requests (a batch is one). */
   counts(): Record<string, number>
   reset(): void
   close(): Promise<void>
@@ -27,6 +27,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     }
     let body = ''
     for await (const chunk of req) body += chunk
+    counts['<http>'] = (counts['<http>'] ?? 0) + 1
     try {
       const parsed = JSON.parse(body) as { method?: string } | { method?: string }[]
       for (const call of Array.isArray(parsed) ? parsed : [parsed]) {

@@ -26,25 +26,34 @@ export type ReportMeta = {
   stale: boolean
 }
 
-const reports = new WeakMap<FeeWindow, FeeReport>()
+/** An endpoint's name: the key of its body in a FeeReport. */
+export type Endpoint = keyof FeeReport
 
-/** One report per window, computed once however many requests read it. */
-function reportFor(window: FeeWindow): FeeReport {
-  let report = reports.get(window)
-  if (!report) reports.set(window, (report = buildFeeReport(window)))
-  return report
+const reports = new WeakMap<FeeWindow, { report: FeeReport; bodies: Record<Endpoint, string> }>()
+
+/** One report per window, computed and serialised once however many requests read it. */
+function reportFor(window: FeeWindow) {
+  let entry = reports.get(window)
+  if (!entry) {
+    const report = buildFeeReport(window)
+    const bodies = Object.fromEntries(Object.entries(report).map(([k, v]) => [k, JSON.stringify(v)])) as Record<Endpoint, string>
+    reports.set(window, (entry = { report, bodies }))
+  }
+  return entry
 }
 
 /**
  * The fee report of a supported chain.
  * @throws UnsupportedChainError, FeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError
  */
-export async function getFeeReport(chainId: number): Promise<{ report: FeeReport; meta: ReportMeta }> {
+export async function getFeeReport(chainId: number): Promise<{ report: FeeReport; bodies: Record<Endpoint, string>; meta: ReportMeta }> {
   const chain = getChain(chainId)
   if (!chain) throw new UnsupportedChainError(chainId)
   const { window, stale, freshUntil } = await getFeeWindow(chain)
+  const { report, bodies } = reportFor(window)
   return {
-    report: reportFor(window),
+    report,
+    bodies,
     meta: {
       chainId,
       blockNumber: window.headNumber,

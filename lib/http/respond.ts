@@ -1,5 +1,5 @@
 import { ConfigError } from '../env'
-import { getFeeReport, type FeeReport, type ReportMeta } from '../fees'
+import { getFeeReport, type Endpoint, type ReportMeta } from '../fees'
 import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
 import { errorJson } from './error-body'
@@ -73,15 +73,15 @@ export function freshnessHeaders(meta: ReportMeta, now = Date.now()): Record<str
 
 type RouteContext = { params: Promise<{ chainId: string }> }
 
-/** A GET handler for one endpoint: parse the chain id, read the report, answer one part of it. */
-export function feeEndpoint(pick: (report: FeeReport) => unknown) {
+/** A GET handler for one endpoint: parse the chain id, read the report, answer its part (serialised once per block). */
+export function feeEndpoint(endpoint: Endpoint) {
   return async function GET(request: Request, context: RouteContext): Promise<Response> {
     let limits: Record<string, string> = {}
     try {
       limits = consumeRateLimit(request)
       const { chainId } = await context.params
-      const { report, meta } = await getFeeReport(parseChainId(chainId))
-      return new Response(JSON.stringify(pick(report)), {
+      const { bodies, meta } = await getFeeReport(parseChainId(chainId))
+      return new Response(bodies[endpoint], {
         status: 200,
         headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta), ...limits },
       })

@@ -1,9 +1,8 @@
+import { parseBasicAuth } from '../auth/basic-auth'
 import { getServerEnv } from '../env'
 import { RateLimitedError } from '../http/errors'
 import { FixedWindowLimiter, rateLimitHeaders } from './fixed-window'
 
-/** The request header the middleware sets to the authenticated API key (clients' copies are overwritten). */
-export const API_KEY_HEADER = 'x-gas-api-key'
 
 const KEY = Symbol.for('gas-api.rate-limiter')
 const limiter: FixedWindowLimiter =
@@ -11,12 +10,15 @@ const limiter: FixedWindowLimiter =
   ((globalThis as Record<symbol, unknown>)[KEY] = new FixedWindowLimiter())
 
 /**
- * Counts one request of the key against its quota (RATE_LIMITS, else RATE_LIMIT).
+ * Counts one request of the key against its quota (RATE_LIMITS, else RATE_LIMIT). The key is read
+ * from the Authorization header, which the middleware has already verified (a request with a wrong
+ * secret never reaches a handler); re-parsing it is cheaper than having the middleware rewrite the
+ * request's headers.
  * @returns the RateLimit-* headers for the answer
  * @throws RateLimitedError (429) when the quota is spent
  */
 export function consumeRateLimit(request: Request): Record<string, string> {
-  const key = request.headers.get(API_KEY_HEADER)
+  const key = parseBasicAuth(request.headers.get('authorization'))?.key
   if (!key) return {}
   const env = getServerEnv()
   const decision = limiter.check(key, env.RATE_LIMITS[key] ?? env.RATE_LIMIT)

@@ -3,7 +3,7 @@ import { feeEndpoint, methodNotAllowed, options } from '@/lib/http/respond'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = feeEndpoint((report) => report.baseFeePercentile)
+export const GET = feeEndpoint('baseFeePercentile')
 export const OPTIONS = options
 export const POST = methodNotAllowed
 export const PUT = methodNotAllowed

@@ -3,7 +3,7 @@ import { feeEndpoint, methodNotAllowed, options } from '@/lib/http/respond'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = feeEndpoint((report) => report.busyThreshold)
+export const GET = feeEndpoint('busyThreshold')
 export const OPTIONS = options
 export const POST = methodNotAllowed
 export const PUT = methodNotAllowed

@@ -3,7 +3,7 @@ import { feeEndpoint, methodNotAllowed, options } from '@/lib/http/respond'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = feeEndpoint((report) => report.suggestedGasFees)
+export const GET = feeEndpoint('suggestedGasFees')
 export const OPTIONS = options
 export const POST = methodNotAllowed
 export const PUT = methodNotAllowed
