@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { appendFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { freePort } from './anvil'
 import { stopChild, waitForChild } from './process'
@@ -21,7 +22,7 @@ export function buildService(cwd = process.cwd()): Promise<void> {
  * Starts `next start` on 127.0.0.1 with the given environment (merged over the current one) and
  * waits until it answers HTTP.
  */
-export async function startService(options: { env: Record<string, string>; port?: number; cwd?: string }): Promise<Service> {
+export async function startService(options: { env: Record<string, string>; port?: number; cwd?: string; logFile?: string }): Promise<Service> {
   const port = options.port ?? (await freePort())
   const child = spawn(process.execPath, [nextBin(), 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: options.cwd ?? process.cwd(),
@@ -29,8 +30,12 @@ export async function startService(options: { env: Record<string, string>; port?
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...options.env },
   })
   let log = ''
-  child.stdout?.on('data', (d) => (log += String(d)))
-  child.stderr?.on('data', (d) => (log += String(d)))
+  const record = (d: unknown) => {
+    log += String(d)
+    if (options.logFile) appendFileSync(options.logFile, String(d))
+  }
+  child.stdout?.on('data', record)
+  child.stderr?.on('data', record)
   const url = `http://127.0.0.1:${port}`
   await waitForChild(child, () => fetch(`${url}/favicon.ico`), 30_000, () => `next start on ${url}:\n${log}`)
   return { url, port, process: child, output: () => log, stop: () => stopChild(child) }

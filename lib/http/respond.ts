@@ -102,3 +102,15 @@ export function methodNotAllowed(request: Request): Response {
 export function options(): Response {
   return new Response(null, { status: 204, headers: { allow: ALLOWED_METHODS } })
 }
+
+/** Every method of a fee endpoint's route: GET answers, OPTIONS lists, writes get 405. */
+export function feeRoute(endpoint: Endpoint) {
+  return {
+    GET: feeEndpoint(endpoint),
+    OPTIONS: options,
+    POST: methodNotAllowed,
+    PUT: methodNotAllowed,
+    PATCH: methodNotAllowed,
+    DELETE: methodNotAllowed,
+  }
+}

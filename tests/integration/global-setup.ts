@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { freePort, startAnvil } from '@/lib/devnet/anvil'
 import { startCountingProxy } from '@/lib/devnet/counting-proxy'
@@ -20,7 +22,13 @@ export type IntegrationContext = {
   credentials: { plain: [string, string]; hashed: [string, string]; colon: [string, string]; limited: [string, string] }
   /** the fake node of the flaky chain (POST /__mode/<mode> breaks or mends it) */
   flakyNode: string
-  chains: { live: number; cold: number; legacy: number; garbage: number; hang: number; down: number; flaky: number; unlisted: number }
+  /** pid of the anvil behind chain 31344 (SIGSTOP / SIGCONT) */
+  freezablePid: number
+  /** where the server's stdout and stderr go */
+  logFile: string
+  /** every upstream URL configured: none may appear in answers or logs */
+  rpcUrls: string[]
+  chains: { live: number; cold: number; legacy: number; garbage: number; hang: number; down: number; flaky: number; freezable: number; wrongChain: number; unlisted: number }
   rpcTimeoutMs: number
   maxStaleSeconds: number
 }
@@ -56,6 +64,10 @@ export default async function setup(project: TestProject) {
     stops.push(garbage.close)
     const hang = await startFakeRpc({ chainId: 31341, blocks, nextBaseFee, mode: 'hang' })
     stops.push(hang.close)
+    // a real anvil a test freezes with SIGSTOP and thaws with SIGCONT
+    const freezable = await startDevnet({ chainId: 31344, blockTimeSec: 1, seedBlocks: 30, liveTraffic: false })
+    stops.push(freezable.stop)
+
     // a node that can be broken and mended from a test: 1 s slots, so the cache expires every second
     const flaky = await startFakeRpc({ chainId: 31343, ...mainnetFakeChain(1) })
     stops.push(flaky.close)
@@ -71,7 +83,9 @@ export default async function setup(project: TestProject) {
       limited: ['limited', 'five-a-minute'],
     }
     const sha = createHash('sha256').update(credentials.hashed[1]).digest('hex')
+    const logFile = join(mkdtempSync(join(tmpdir(), 'gas-api-log-')), 'server.log')
     const service = await startService({
+      logFile,
       env: {
         API_KEYS: `${credentials.plain.join(':')}, ${credentials.hashed[0]}:sha256:${sha}, ${credentials.colon.join(':')}, ${credentials.limited.join(':')}`,
         // the load tests' key is unlimited; 'limited' has 5 requests a minute for the 429 test
@@ -87,6 +101,9 @@ export default async function setup(project: TestProject) {
         RPC_URL_31341: hang.url,
         RPC_URL_31342: `http://127.0.0.1:${closedPort}`,
         RPC_URL_31343: flaky.url,
+        RPC_URL_31344: freezable.url,
+        // the devnet of chain 31337, configured as chain 31345: a node on the wrong chain
+        RPC_URL_31345: live.url,
       },
     })
     stops.push(service.stop)
@@ -98,7 +115,10 @@ export default async function setup(project: TestProject) {
       coldProxy: coldProxy.url,
       credentials,
       flakyNode: flaky.url,
-      chains: { live: 31337, cold: 31338, legacy: 31339, garbage: 31340, hang: 31341, down: 31342, flaky: 31343, unlisted: 6001 },
+      freezablePid: freezable.process.pid!,
+      logFile,
+      rpcUrls: [live.url, mainProxy.url, cold.url, coldProxy.url, legacy.url, garbage.url, hang.url, flaky.url, freezable.url],
+      chains: { live: 31337, cold: 31338, legacy: 31339, garbage: 31340, hang: 31341, down: 31342, flaky: 31343, freezable: 31344, wrongChain: 31345, unlisted: 6001 },
       rpcTimeoutMs,
       maxStaleSeconds,
     })

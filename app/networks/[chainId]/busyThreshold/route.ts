@@ -1,11 +1,6 @@
 // GET /networks/[chainId]/busyThreshold – the 90th-percentile base fee of the last 500 blocks, in gwei
-import { feeEndpoint, methodNotAllowed, options } from '@/lib/http/respond'
+import { feeRoute } from '@/lib/http/respond'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = feeEndpoint('busyThreshold')
-export const OPTIONS = options
-export const POST = methodNotAllowed
-export const PUT = methodNotAllowed
-export const PATCH = methodNotAllowed
-export const DELETE = methodNotAllowed
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = feeRoute('busyThreshold')
