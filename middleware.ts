@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from 'next/server'
 import { authenticate } from '@/lib/auth/authenticate'
 import { getApiKeysSetting } from '@/lib/env'
 import { errorJson } from '@/lib/http/error-body'
+import { hasMalformedEscape } from '@/lib/http/path'
 
 const CHALLENGE = { 'www-authenticate': 'Basic realm="gas-api", charset="UTF-8"' }
 
@@ -12,10 +13,16 @@ const MESSAGES = {
   unconfigured: 'This server has no API keys configured, so no credentials are valid.',
 } as const
 
-/** HTTP Basic auth for the API and the pages (edge runtime: Web Crypto only). */
+/**
+ * HTTP Basic auth for the API and the pages (edge runtime: Web Crypto only). Also the one place a
+ * path with a malformed percent-escape can be refused before Next answers it with a bare 500.
+ */
 export async function middleware(request: NextRequest) {
   const result = await authenticate(request.headers.get('authorization'), getApiKeysSetting())
-  if (result.ok) return NextResponse.next()
+  if (result.ok) {
+    if (hasMalformedEscape(request.nextUrl.pathname)) return errorJson(400, 'The path holds a malformed percent-escape.')
+    return NextResponse.next()
+  }
   if (result.reason === 'misconfigured') {
     console.error(JSON.stringify({ level: 'error', error: 'ApiKeysConfigError', message: 'API_KEYS is malformed' }))
     return errorJson(503, 'The service is misconfigured; its operator has been told.', { 'retry-after': '60' })

@@ -2,30 +2,42 @@ import { HttpRequestError, RpcRequestError, TimeoutError } from 'viem'
 import { UpstreamBadResponseError, UpstreamUnavailableError } from '../http/errors'
 
 /**
- * Maps a viem transport error to our upstream error classes. Messages stay generic: viem's own
- * messages contain the RPC URL, which often embeds a provider API key.
+ * The cause kept on our errors: viem's short message only. viem's error objects carry the RPC URL
+ * (often with a provider API key) and the request body, and Next logs a failed cache
+ * revalidation's error with its cause, so they must not travel on.
+ */
+function sanitized(err: unknown): Error {
+  const e = err as { name?: string; shortMessage?: string; code?: number }
+  const safe = new Error(e.shortMessage ?? 'upstream request failed')
+  safe.name = e.name ?? 'Error'
+  return safe
+}
+
+/**
+ * Maps a viem transport error to our upstream error classes. Messages stay generic and causes
+ * are sanitized: viem's own messages contain the RPC URL, which often embeds a provider API key.
  */
 export function classifyRpcError(err: unknown): UpstreamBadResponseError | UpstreamUnavailableError {
   if (err instanceof UpstreamBadResponseError || err instanceof UpstreamUnavailableError) return err
+  const cause = sanitized(err)
   if (err instanceof TimeoutError) {
-    return new UpstreamUnavailableError('The upstream node did not answer in time.', { cause: err })
+    return new UpstreamUnavailableError('The upstream node did not answer in time.', { cause })
   }
   if (err instanceof HttpRequestError) {
     const status = err.status
     if (status === undefined) {
-      const cause = (err as { cause?: unknown }).cause
-      if (cause instanceof SyntaxError) {
-        return new UpstreamBadResponseError('The upstream node answered with something that is not JSON.', { cause: err })
+      if ((err as { cause?: unknown }).cause instanceof SyntaxError) {
+        return new UpstreamBadResponseError('The upstream node answered with something that is not JSON.', { cause })
       }
-      return new UpstreamUnavailableError('The upstream node could not be reached.', { cause: err })
+      return new UpstreamUnavailableError('The upstream node could not be reached.', { cause })
     }
     if (status === 429 || status === 502 || status === 503 || status === 504) {
-      return new UpstreamUnavailableError(`The upstream node is unavailable (HTTP ${status}).`, { cause: err })
+      return new UpstreamUnavailableError(`The upstream node is unavailable (HTTP ${status}).`, { cause })
     }
-    return new UpstreamBadResponseError(`The upstream node answered with HTTP ${status}.`, { cause: err })
+    return new UpstreamBadResponseError(`The upstream node answered with HTTP ${status}.`, { cause })
   }
   if (err instanceof RpcRequestError) {
-    return new UpstreamBadResponseError(`The upstream node returned JSON-RPC error ${err.code}.`, { cause: err })
+    return new UpstreamBadResponseError(`The upstream node returned JSON-RPC error ${err.code}.`, { cause })
   }
-  return new UpstreamBadResponseError('The upstream node answered with an unusable response.', { cause: err })
+  return new UpstreamBadResponseError('The upstream node answered with an unusable response.', { cause })
 }

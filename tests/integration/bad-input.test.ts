@@ -10,7 +10,8 @@ const live = () => ctx().chains.live
 /** Every answer of ours is JSON with the error body; nothing leaks secrets, stack traces or upstream URLs. */
 function expectClean(res: { status: number; headers: Record<string, unknown>; text: string }, status: number) {
   expect(res.status).toBe(status)
-  for (const leak of [...ctx().rpcUrls.map((u) => new URL(u).host), ctx().credentials.plain[1], ' at ', 'node_modules']) expect(res.text).not.toContain(leak)
+  for (const leak of [...ctx().rpcUrls.map((u) => new URL(u).host), ctx().credentials.plain[1], 'node_modules']) expect(res.text).not.toContain(leak)
+  expect(res.text).not.toMatch(/\n\s+at \S+ \(/) // a stack frame
   if (status >= 400 && String(res.headers['content-type']).startsWith('application/json')) {
     expect(ErrorBodySchema.strict().parse(JSON.parse(res.text)).statusCode).toBe(status)
   }
@@ -29,10 +30,12 @@ describe('bad chain ids and paths', () => {
     ['unicode digits (Arabic-Indic 1)', `/networks/${encodeURIComponent('١')}/suggestedGasFees`, 400],
     ['fullwidth digits', `/networks/${encodeURIComponent('３１３３７')}/suggestedGasFees`, 400],
     ['a percent-encoded slash', '/networks/31337%2F1/suggestedGasFees', 400],
+    ['a malformed percent-escape', '/networks/%ZZ/suggestedGasFees', 400],
+    ['an escape that is not UTF-8', '/networks/%FF%FE/suggestedGasFees', 400],
     ['an unsupported chain', '/networks/6001/busyThreshold', 400],
     ['extra path segments', '/networks/31337/suggestedGasFees/extra', 404],
     ['an unknown endpoint', '/networks/31337/gasPrices', 404],
-    ['empty chain id', '/networks//suggestedGasFees', 404],
+    ['empty chain id (Next collapses the double slash with a 308)', '/networks//suggestedGasFees', 308],
     ['dot-dot', '/networks/../suggestedGasFees', 404],
   ])('error: %s', async (_, path, status) => {
     expectClean(await raw('GET', path, auth()), status)
@@ -49,14 +52,14 @@ describe('bad chain ids and paths', () => {
 
   test('behavior: property — over 150 random chain ids, only canonical supported ids answer 200, nothing is a 5xx', async () => {
     const rand = createRandom(99)
-    const alphabet = ['0', '1', '3', '7', '9', '-', '+', '.', 'e', 'x', ' ', '%20', '%2F', '٣', '３', 'é', '%00', '%ZZ']
+    const alphabet = ['0', '1', '3', '7', '9', '-', '+', '.', 'e', 'x', '%20', '%2F', '%D9%A3', '%EF%BC%93', '%C3%A9', '%00', '%ZZ']
     const supported = new Set(['31337', '31338', '31339'])
     for (let i = 0; i < 150; i++) {
       const len = 1 + Math.floor(rand() * 8)
       const id = Array.from({ length: len }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('')
       const res = await raw('GET', `/networks/${id}/busyThreshold`, auth())
       expect(res.status, id).toBeLessThan(500)
-      if (res.status === 200) expect(supported.has(decodeURIComponent(id)), id).toBe(true)
+      if (res.status === 200) expect(supported.has(id), id).toBe(true)
       else expect([400, 404], id).toContain(res.status)
     }
   })

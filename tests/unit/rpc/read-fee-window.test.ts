@@ -86,6 +86,8 @@ describe('readFeeWindow', () => {
     expect(err).toBeInstanceOf(cls)
     expect(err.message).toMatch(message)
     expect(err.message).not.toContain('127.0.0.1')
+    // nor its cause: Next logs a failed revalidation's error with the cause
+    expect(JSON.stringify(err.cause ?? {}) + String(err.cause)).not.toContain('127.0.0.1')
   })
 
   test('error: a node that never answers gives UpstreamUnavailableError within the timeout', async () => {
