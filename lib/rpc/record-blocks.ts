@@ -40,6 +40,9 @@ export async function recordBlocks(opts: { url: string; count: number; batchSize
           return chunk.map(() => undefined)
         })
       }
+      if (fulls.some((raw) => !Array.isArray((raw as { transactions?: unknown })?.transactions) || (raw as { transactions: unknown[] }).transactions.some((t) => typeof t === 'string'))) {
+        throw new NoFullBlocksError()
+      }
       fulls.forEach((raw, j) => {
         const block = RpcFullBlockSchema.parse(raw)
         const rec = rs[j] === undefined ? undefined : z.array(RpcReceiptSchema).parse(rs[j])
@@ -49,13 +52,18 @@ export async function recordBlocks(opts: { url: string; count: number; batchSize
     }
     return { header: { format: 'gas-api-blocks/1', chainId, source, tipData: 'full' }, blocks }
   } catch (err) {
-    if (!isUnsupported(err)) throw err
+    if (!(err instanceof NoFullBlocksError) && !isUnsupported(err)) throw err
   }
   // No full blocks: fee history on a fine grid, timestamps from the first and last headers.
   const history = (await client.request({ method: 'eth_feeHistory', params: [hex(numbers.length), hex(head), FINE_PERCENTILES] })) as Parameters<typeof readFeeHistory>[0]
   const [h0, h1] = (await Promise.all([first, head].map((n) => client.request({ method: 'eth_getBlockByNumber', params: [hex(n), false] })))) as { timestamp: string }[]
   const interval = head > first ? ((Number(h1.timestamp) - Number(h0.timestamp)) * 1000) / (head - first) : undefined
   return readFeeHistory(history, FINE_PERCENTILES, { chainId, source: `${source} (eth_feeHistory)`, nominalBlockIntervalMs: interval })
+}
+
+/** The node answered eth_getBlockByNumber(n, true) without transaction objects. */
+class NoFullBlocksError extends Error {
+  override name = 'NoFullBlocksError'
 }
 
 function isUnsupported(err: unknown): boolean {

@@ -53,6 +53,7 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
   const answer = (method: string, params: unknown[]): unknown => {
     const mode = state.mode
     if (method === 'eth_chainId') return hex(mode === 'wrong-chain' ? opts.chainId + 1 : opts.chainId)
+    if (method === 'eth_blockNumber') return hex(head.number)
     if (method === 'eth_getBlockByNumber') {
       const tag = params[0] as string
       if (tag === 'finalized' && mode === 'no-finalized') throw Object.assign(new Error('unknown block tag'), { code: -32602 })
@@ -64,6 +65,8 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
         number: hex(b.number),
         timestamp: hex(b.timestamp),
         ...(mode === 'no-basefee' ? {} : { baseFeePerGas: hex(b.baseFee) }),
+        // like a node without full blocks: transactions only as hashes
+        ...(params[1] === true ? { gasUsed: hex(Math.round(b.gasUsedRatio * 30e6)), gasLimit: hex(30e6), transactions: b.tips.map((_, i) => `0x${i.toString(16).padStart(64, '0')}`) } : {}),
       }
     }
     if (method === 'eth_feeHistory') {
