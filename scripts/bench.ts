@@ -13,7 +13,7 @@ if (!args.includes('--no-build')) await buildService()
 
 const report = await runBench({ seconds, connections, log: (s) => console.error(s) })
 const f = (x: number, d = 0) => x.toFixed(d)
-console.log(`\nnpm run bench -- --seconds ${seconds} --connections ${connections.join(',')}   (autocannon, ${seconds} s per row after a 1 s warm-up; devnet blocks every 2 s)\n`)
+console.log(`\nnpm run bench -- --seconds ${seconds} --connections ${connections.join(',')}   (autocannon, ${seconds} s per row after a 1 s warm-up; devnet producing a block every 2 s)\n`)
 console.log('| target | connections | req/s | p50 ms | p99 ms | errors | req/s vs floor | p99 vs floor | upstream calls / new block |')
 console.log('|---|---|---|---|---|---|---|---|---|')
 for (const c of connections) {

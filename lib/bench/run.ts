@@ -21,13 +21,15 @@ export type BenchReport = {
 const ENDPOINTS = ['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory']
 
 /**
- * The benchmark: an anvil devnet with traffic (2 s blocks) behind a counting proxy, `next start`
+ * The benchmark: an anvil devnet (seeded with traffic, producing a block every 2 s) behind a counting proxy, `next start`
  * against it, a bare node:http server returning the same bytes as suggestedGasFees (the machine's
  * limit) and /bench-floor (a constant Next route behind the same middleware: the framework's floor).
  * Each target is loaded with autocannon at each connection count after a warm-up.
  */
 export async function runBench(opts: { seconds: number; connections: number[]; log: (s: string) => void }): Promise<BenchReport> {
-  const devnet = await startDevnet({ chainId: 31337, blockTimeSec: 2, seedBlocks: 520 })
+  // anvil keeps producing a block every 2 s; the seeded history carries the traffic, and live
+  // transaction traffic (hundreds of JSON-RPC calls a block) would compete for the same two cores
+  const devnet = await startDevnet({ chainId: 31337, blockTimeSec: 2, seedBlocks: 520, liveTraffic: false })
   const cold = await startDevnet({ chainId: 31338, blockTimeSec: 2, seedBlocks: 40, liveTraffic: false })
   const proxy = await startCountingProxy(devnet.url)
   const coldProxy = await startCountingProxy(cold.url)

@@ -25,6 +25,8 @@ type ChainState = {
   chain: ChainConfig
   window?: FeeWindow
   inflight?: Promise<FeeWindow>
+  /** A background refresh started during the grace interval. */
+  refreshing?: boolean
   failure?: { error: Error; until: number }
 }
 
@@ -118,16 +120,34 @@ function staleOrThrow(st: ChainState, error: Error): CachedFeeWindow {
 }
 
 /**
- * A chain's fee window, fresh to within about one block interval. Never waits longer than
- * RPC_TIMEOUT_MS for the upstream; on failure serves the last good window marked stale (up to
- * MAX_STALE_SECONDS old) or throws UpstreamUnavailableError / UpstreamBadResponseError.
+ * A chain's fee window, at most about two block intervals old (one interval fresh, then served
+ * for one more while the next read runs). Never waits longer than RPC_TIMEOUT_MS for the upstream;
+ * on failure serves the last good window marked stale (up to MAX_STALE_SECONDS old) or throws
+ * UpstreamUnavailableError / UpstreamBadResponseError.
  */
 export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow> {
   const st = stateOf(chain)
   const started = Date.now()
   if (st.window && isFresh(st, st.window, started)) return served(st, st.window, false)
   if (st.failure && started < st.failure.until) return staleOrThrow(st, st.failure.error)
+  // Within one more interval, answer with the window we have and refresh behind it, so no request
+  // queues behind the upstream read at each new block; past that, wait for the read.
+  if (st.window && started - st.window.fetchedAt < 2 * ttlMs(chain, st.window)) {
+    if (!st.refreshing) {
+      st.refreshing = true
+      void refresh(st, chain, started)
+        .catch(() => {})
+        .finally(() => {
+          st.refreshing = false
+        })
+    }
+    return served(st, st.window, false)
+  }
+  return refresh(st, chain, started)
+}
 
+/** Reads a new window (through unstable_cache and the single-flight) within RPC_TIMEOUT_MS. */
+async function refresh(st: ChainState, chain: ChainConfig, started: number): Promise<CachedFeeWindow> {
   const timeoutMs = getServerEnv().RPC_TIMEOUT_MS
   try {
     const reader = cachedReader(Math.ceil(ttlMs(chain, st.window) / 1000))

@@ -43,10 +43,6 @@ export class UpstreamUnavailableError extends Error {
   readonly retryAfterSeconds: number
 }
 
-export class AuthenticationError extends Error {
-  override name = 'AuthenticationError'
-}
-
 export class MethodNotAllowedError extends Error {
   override name = 'MethodNotAllowedError'
   constructor(method: string) {

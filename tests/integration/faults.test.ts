@@ -12,7 +12,7 @@ describe('a real anvil paused with SIGSTOP', () => {
     expect(fresh.status).toBe(200)
     process.kill(freezablePid, 'SIGSTOP')
     try {
-      await sleep(1_200)
+      await sleep(2_200) // past freshness (1 s) and the one-interval grace
       const started = Date.now()
       const stale = await api(path)
       expect(Date.now() - started).toBeLessThan(rpcTimeoutMs + 1_000)
