@@ -47,6 +47,8 @@ export const ServerEnvSchema = z.object({
         return [e.slice(0, i), RatePolicySchema.parse(e.slice(i + 1))]
       })),
     ),
+  /** One JSON log line per API request (default true). */
+  REQUEST_LOG: booleanFlag.transform((v) => v ?? true),
   /** Serve /bench-floor, the constant route `npm run bench` measures as the framework's floor. */
   BENCH_FLOOR: booleanFlag.transform((v) => v ?? false),
   /** chainId → RPC URLs, from every RPC_URL_<chainId> variable. */
@@ -80,6 +82,7 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     RATE_LIMIT: source.RATE_LIMIT || undefined,
     RATE_LIMITS: source.RATE_LIMITS || undefined,
     BENCH_FLOOR: source.BENCH_FLOOR,
+    REQUEST_LOG: source.REQUEST_LOG,
     rpcUrls,
   })
   if (!result.success) {

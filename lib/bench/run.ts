@@ -39,6 +39,7 @@ export async function runBench(opts: { seconds: number; connections: number[]; l
       API_KEYS: 'bench:bench-secret',
       RATE_LIMITS: 'bench=0',
       USE_PUBLIC_RPCS: 'false',
+      REQUEST_LOG: 'false',
       BENCH_FLOOR: 'true',
       RPC_URL_31337: proxy.url,
       RPC_URL_31338: coldProxy.url,

@@ -4,6 +4,7 @@ import { getServerEnv } from '../env'
 import { REWARD_PERCENTILES } from '../fees/estimator'
 import type { FeeWindow } from '../fees/types'
 import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../http/errors'
+import { count } from '../metrics/registry'
 import { readFeeWindow } from '../rpc/read-fee-window'
 
 /** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
@@ -72,9 +73,14 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
       fallbackBlockTimeMs: st.chain.nominalBlockTimeMs ?? 2_000,
     })
       .then((w) => {
+        count('gas_api_upstream_reads_total', { chain: chainId, result: 'ok' })
         if (!st.window || w.fetchedAt >= st.window.fetchedAt) st.window = w
         st.failure = undefined
         return w
+      })
+      .catch((err: unknown) => {
+        count('gas_api_upstream_reads_total', { chain: chainId, result: err instanceof Error ? err.name : 'Error' })
+        throw err
       })
       .finally(() => {
         st.inflight = undefined
@@ -128,11 +134,18 @@ function staleOrThrow(st: ChainState, error: Error): CachedFeeWindow {
 export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow> {
   const st = stateOf(chain)
   const started = Date.now()
-  if (st.window && isFresh(st, st.window, started)) return served(st, st.window, false)
-  if (st.failure && started < st.failure.until) return staleOrThrow(st, st.failure.error)
+  if (st.window && isFresh(st, st.window, started)) {
+    count('gas_api_cache_total', { chain: chain.id, outcome: 'hit' })
+    return served(st, st.window, false)
+  }
+  if (st.failure && started < st.failure.until) {
+    count('gas_api_cache_total', { chain: chain.id, outcome: 'failing' })
+    return staleOrThrow(st, st.failure.error)
+  }
   // Within one more interval, answer with the window we have and refresh behind it, so no request
   // queues behind the upstream read at each new block; past that, wait for the read.
   if (st.window && started - st.window.fetchedAt < 2 * ttlMs(chain, st.window)) {
+    count('gas_api_cache_total', { chain: chain.id, outcome: 'grace' })
     if (!st.refreshing) {
       st.refreshing = true
       void refresh(st, chain, started)
@@ -143,7 +156,13 @@ export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow>
     }
     return served(st, st.window, false)
   }
+  count('gas_api_cache_total', { chain: chain.id, outcome: 'miss' })
   return refresh(st, chain, started)
+}
+
+/** Per chain: the block and the time (ms since the epoch) of the window this process holds. */
+export function cachedWindows(): { chainId: number; headNumber: number; fetchedAt: number }[] {
+  return [...states.values()].flatMap((st) => (st.window ? [{ chainId: st.chain.id, headNumber: st.window.headNumber, fetchedAt: st.window.fetchedAt }] : []))
 }
 
 /** Reads a new window (through unstable_cache and the single-flight) within RPC_TIMEOUT_MS. */

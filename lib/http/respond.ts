@@ -1,5 +1,8 @@
 import { ConfigError } from '../env'
 import { getFeeReport, type Endpoint, type ReportMeta } from '../fees'
+import { parseBasicAuth } from '../auth/basic-auth'
+import { getServerEnv } from '../env'
+import { count } from '../metrics/registry'
 import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
 import { errorJson } from './error-body'
@@ -73,29 +76,60 @@ export function freshnessHeaders(meta: ReportMeta, now = Date.now()): Record<str
 
 type RouteContext = { params: Promise<{ chainId: string }> }
 
+/**
+ * Counts an answer for /metrics and, unless REQUEST_LOG=false, logs it as one JSON line: route,
+ * chain, status, duration, the API key's name (never its secret), block and staleness.
+ */
+function observe(route: string, request: Request, started: number, res: Response, chainId?: string): Response {
+  count('gas_api_requests_total', { route, status: res.status })
+  let log = false
+  try {
+    log = getServerEnv().REQUEST_LOG
+  } catch {
+    // a configuration error is answered and logged elsewhere
+  }
+  if (log) {
+    console.log(JSON.stringify({
+      level: 'info',
+      msg: 'request',
+      method: request.method,
+      route,
+      chainId: chainId && chainId.length <= 20 ? chainId : chainId ? `${chainId.slice(0, 20)}…` : undefined,
+      status: res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      key: parseBasicAuth(request.headers.get('authorization'))?.key,
+      block: res.headers.get('x-block-number') ?? undefined,
+      stale: res.headers.get('x-data-stale') === 'true' || undefined,
+    }))
+  }
+  return res
+}
+
 /** A GET handler for one endpoint: parse the chain id, read the report, answer its part (serialised once per block). */
 export function feeEndpoint(endpoint: Endpoint) {
   return async function GET(request: Request, context: RouteContext): Promise<Response> {
+    const started = performance.now()
     let limits: Record<string, string> = {}
+    let chainId: string | undefined
     try {
       limits = consumeRateLimit(request)
-      const { chainId } = await context.params
+      chainId = (await context.params).chainId
       const { bodies, meta } = await getFeeReport(parseChainId(chainId))
-      return new Response(bodies[endpoint], {
+      return observe(endpoint, request, started, new Response(bodies[endpoint], {
         status: 200,
         headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta), ...limits },
-      })
+      }), chainId)
     } catch (err) {
       const res = toErrorResponse(err)
       for (const [k, v] of Object.entries(limits)) res.headers.set(k, v)
-      return res
+      return observe(endpoint, request, started, res, chainId)
     }
   }
 }
 
 /** 405 for the write methods (the API is read-only), with Allow. */
 export function methodNotAllowed(request: Request): Response {
-  return toErrorResponse(new MethodNotAllowedError(request.method))
+  return observe('method-not-allowed', request, performance.now(), toErrorResponse(new MethodNotAllowedError(request.method)))
 }
 
 /** OPTIONS: 204 with Allow (Next's default would list the 405 handlers too). */

@@ -1,0 +1,44 @@
+/**
+ * In-process counters for /metrics (Prometheus text format 0.0.4). On globalThis, because Next may
+ * bundle this module once per route. The edge middleware runs in its own sandbox and cannot count
+ * here, so requests it refuses (401) are not in these counters.
+ */
+type Labels = Record<string, string | number>
+type Counter = { help: string; values: Map<string, number> }
+
+const KEY = Symbol.for('gas-api.metrics')
+const counters: Map<string, Counter> =
+  ((globalThis as Record<symbol, unknown>)[KEY] as Map<string, Counter>) ??
+  ((globalThis as Record<symbol, unknown>)[KEY] = new Map())
+
+const HELP: Record<string, string> = {
+  gas_api_requests_total: 'API requests answered by the route handlers, by route and status.',
+  gas_api_upstream_reads_total: 'Upstream reads (one JSON-RPC batch each), by chain and result.',
+  gas_api_cache_total: 'Fee window lookups, by chain and outcome: hit (fresh), grace (served while the next read runs), miss (waited for a read), failing (within the back-off after a failed read).',
+}
+
+const escape = (v: string | number) => String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
+const labelText = (labels: Labels) =>
+  Object.keys(labels).length ? `{${Object.entries(labels).map(([k, v]) => `${k}="${escape(v)}"`).join(',')}}` : ''
+
+/** Adds 1 to a counter. */
+export function count(name: keyof typeof HELP, labels: Labels): void {
+  let c = counters.get(name)
+  if (!c) counters.set(name, (c = { help: HELP[name], values: new Map() }))
+  const key = labelText(labels)
+  c.values.set(key, (c.values.get(key) ?? 0) + 1)
+}
+
+/** The counters and the given gauges in Prometheus text exposition format. */
+export function renderMetrics(gauges: { name: string; help: string; samples: { labels: Labels; value: number }[] }[] = []): string {
+  const lines: string[] = []
+  for (const [name, c] of [...counters].sort(([a], [b]) => a.localeCompare(b))) {
+    lines.push(`# HELP ${name} ${c.help}`, `# TYPE ${name} counter`)
+    for (const [labels, value] of c.values) lines.push(`${name}${labels} ${value}`)
+  }
+  for (const g of gauges) {
+    lines.push(`# HELP ${g.name} ${g.help}`, `# TYPE ${g.name} gauge`)
+    for (const s of g.samples) lines.push(`${g.name}${labelText(s.labels)} ${s.value}`)
+  }
+  return lines.join('\n') + '\n'
+}
