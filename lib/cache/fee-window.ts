@@ -154,7 +154,9 @@ export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow>
           st.refreshing = false
         })
     }
-    return served(st, st.window, false)
+    // a read that failed since this window was fetched (st.failure is cleared by the next good
+    // read) makes it stale: never present data as current while the node is failing
+    return served(st, st.window, st.failure !== undefined)
   }
   count('gas_api_cache_total', { chain: chain.id, outcome: 'miss' })
   return refresh(st, chain, started)
