@@ -69,7 +69,9 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
       blockCount: HISTORY_BLOCKS,
       rewardPercentiles: REWARD_PERCENTILES,
       timeoutMs: env.RPC_TIMEOUT_MS,
-      previous: st.window,
+      // a window older than MAX_STALE_SECONDS no longer vouches for the head (a rewound or
+      // regenerated chain must not be refused forever)
+      previous: st.window && Date.now() - st.window.fetchedAt <= env.MAX_STALE_SECONDS * 1000 ? st.window : undefined,
       fallbackBlockTimeMs: st.chain.nominalBlockTimeMs ?? 2_000,
     })
       .then((w) => {
@@ -116,10 +118,13 @@ function served(st: ChainState, window: FeeWindow, stale: boolean): CachedFeeWin
   return { window, stale, freshUntil: window.fetchedAt + ttlMs(st.chain, window) }
 }
 
-/** The last good window marked stale, while it is younger than MAX_STALE_SECONDS; else the error. */
+/**
+ * The last good window marked stale, while it is younger than MAX_STALE_SECONDS; else the error.
+ * (A chain that once served a window is not declared non-EIP-1559 by one odd answer.)
+ */
 function staleOrThrow(st: ChainState, error: Error): CachedFeeWindow {
   const maxStaleMs = getServerEnv().MAX_STALE_SECONDS * 1000
-  if (!(error instanceof FeeMarketUnsupportedError) && st.window && Date.now() - st.window.fetchedAt <= maxStaleMs) {
+  if (st.window && Date.now() - st.window.fetchedAt <= maxStaleMs) {
     return served(st, st.window, true)
   }
   throw error
@@ -144,7 +149,8 @@ export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow>
   }
   // Within one more interval, answer with the window we have and refresh behind it, so no request
   // queues behind the upstream read at each new block; past that, wait for the read.
-  if (st.window && started - st.window.fetchedAt < 2 * ttlMs(chain, st.window)) {
+  const age = st.window ? started - st.window.fetchedAt : Number.POSITIVE_INFINITY
+  if (st.window && age < 2 * ttlMs(chain, st.window) && age <= getServerEnv().MAX_STALE_SECONDS * 1000) {
     count('gas_api_cache_total', { chain: chain.id, outcome: 'grace' })
     if (!st.refreshing) {
       st.refreshing = true
@@ -181,7 +187,7 @@ async function refresh(st: ChainState, chain: ChainConfig, started: number): Pro
     return served(st, window, false)
   } catch (err) {
     const error = err instanceof Error ? err : new UpstreamUnavailableError('The upstream read failed.')
-    const backoff = error instanceof FeeMarketUnsupportedError ? UNSUPPORTED_BACKOFF_MS : FAILURE_BACKOFF_MS
+    const backoff = error instanceof FeeMarketUnsupportedError && !st.window ? UNSUPPORTED_BACKOFF_MS : FAILURE_BACKOFF_MS
     st.failure = { error, until: Date.now() + backoff }
     return staleOrThrow(st, error)
   }

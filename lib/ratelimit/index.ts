@@ -21,7 +21,7 @@ export function consumeRateLimit(request: Request): Record<string, string> {
   const key = parseBasicAuth(request.headers.get('authorization'))?.key
   if (!key) return {}
   const env = getServerEnv()
-  const decision = limiter.check(key, env.RATE_LIMITS[key] ?? env.RATE_LIMIT)
+  const decision = limiter.check(key, Object.hasOwn(env.RATE_LIMITS, key) ? env.RATE_LIMITS[key] : env.RATE_LIMIT)
   const headers = rateLimitHeaders(decision)
   if (!decision.allowed) {
     throw new RateLimitedError(decision.policy.limit, decision.policy.windowSeconds, decision.resetSeconds, headers)

@@ -36,6 +36,12 @@ export function classifyRpcError(err: unknown): UpstreamBadResponseError | Upstr
     }
     return new UpstreamBadResponseError(`The upstream node answered with HTTP ${status}.`, { cause })
   }
+  // providers' rate limits and overload answers (HTTP 429 with a JSON-RPC body, code 429,
+  // -32005 limit exceeded, -32007 request rate, -32002 resource unavailable): try again later
+  const code = (err as { code?: unknown }).code
+  if (typeof code === 'number' && [429, -32005, -32007, -32002].includes(code)) {
+    return new UpstreamUnavailableError(`The upstream node is rate-limiting or overloaded (JSON-RPC error ${code}).`, { cause })
+  }
   if (err instanceof RpcRequestError) {
     return new UpstreamBadResponseError(`The upstream node returned JSON-RPC error ${err.code}.`, { cause })
   }

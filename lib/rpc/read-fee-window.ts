@@ -49,23 +49,36 @@ export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<Fe
     (a, b) => Number((health.get(a)?.unhealthyUntil ?? 0) > now) - Number((health.get(b)?.unhealthyUntil ?? 0) > now),
   )
   let lastError: Error = new UpstreamUnavailableError('No RPC endpoint is configured for this chain.')
-  for (const url of ordered) {
+  let unsupported: FeeMarketUnsupportedError | undefined
+  for (const [i, url] of ordered.entries()) {
     const remaining = deadline - Date.now()
     if (remaining <= 0) break
+    // each URL gets its share of what is left, so a hanging first URL leaves time for the next
+    const urlsLeft = ordered.length - i
+    const budget = urlsLeft > 1 ? Math.max(remaining / urlsLeft, Math.min(remaining, 1_000)) : remaining
     try {
-      const window = await readFromUrl(url, remaining, params)
+      const window = await withDeadline(readFromUrl(url, params.timeoutMs, params), budget)
       const h = health.get(url)
       if (h) h.unhealthyUntil = 0
       return window
     } catch (err) {
-      if (err instanceof FeeMarketUnsupportedError) throw err
-      lastError = classifyRpcError(err)
+      // one node without baseFeePerGas may be misconfigured: try the others before concluding
+      if (err instanceof FeeMarketUnsupportedError) unsupported = err
+      else lastError = classifyRpcError(err)
       const h = health.get(url) ?? { unhealthyUntil: 0 }
       h.unhealthyUntil = Date.now() + UNHEALTHY_MS
       health.set(url, h)
     }
   }
-  throw lastError
+  throw unsupported ?? lastError
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UpstreamUnavailableError('The upstream node did not answer in time.')), Math.max(0, ms))
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {

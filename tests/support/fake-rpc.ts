@@ -16,6 +16,8 @@ export type FakeMode =
   | 'no-finalized' // rejects the 'finalized' block tag, like nodes without it
   | 'wrong-types' // numbers where hex strings belong
   | 'reorg' // the head is 70 blocks further back than the data the node served before
+  | 'stall-body' // sends 200 headers and the first byte of the body, then nothing
+  | 'rate-limited' // answers every call with JSON-RPC error -32005 (limit exceeded)
 
 export type FakeRpc = {
   url: string
@@ -52,6 +54,7 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
 
   const answer = (method: string, params: unknown[]): unknown => {
     const mode = state.mode
+    if (mode === 'rate-limited') throw Object.assign(new Error('daily request count exceeded, request rate limited'), { code: -32005 })
     if (method === 'eth_chainId') return hex(mode === 'wrong-chain' ? opts.chainId + 1 : opts.chainId)
     if (method === 'eth_blockNumber') return hex(head.number)
     if (method === 'eth_getBlockByNumber') {
@@ -99,6 +102,11 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
     let body = ''
     for await (const chunk of req) body += chunk
     if (state.mode === 'hang') return
+    if (state.mode === 'stall-body') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.write('[')
+      return
+    }
     if (state.mode === 'http500') {
       res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error')
       return

@@ -41,3 +41,15 @@ describe('rate limit configuration', () => {
     expect(() => getServerEnv({ RATE_LIMIT: v })).toThrow(/RATE_LIMIT/)
   })
 })
+
+describe('consumeRateLimit', () => {
+  test('behavior: a key named like an Object.prototype member gets the default quota, not an unlimited NaN one', async () => {
+    const { consumeRateLimit } = await import('@/lib/ratelimit')
+    const { formatBasicAuth } = await import('@/lib/auth/basic-auth')
+    for (const key of ['toString', 'constructor', '__proto__']) {
+      const headers = consumeRateLimit(new Request('http://x/', { headers: { authorization: formatBasicAuth({ key, secret: 's' }) } }))
+      expect(headers['ratelimit-limit']).toBe('1200')
+      expect(headers['ratelimit-remaining']).toMatch(/^\d+$/)
+    }
+  })
+})

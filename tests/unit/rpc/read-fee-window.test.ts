@@ -107,6 +107,37 @@ describe('readFeeWindow', () => {
     expect(err.message).toMatch(/went back from 15627931 to 15627861/)
   })
 
+  test('behavior: a node that sends headers and then stalls cannot hold the read: the next URL answers in time', async () => {
+    const stalled = await fake('stall-body')
+    const good = await fake()
+    const started = Date.now()
+    const w = await read([stalled.url, good.url], { timeoutMs: 2_000 })
+    expect(w.headNumber).toBe(15_627_931)
+    expect(Date.now() - started).toBeLessThan(2_000)
+  })
+
+  test('error: a stalled body alone ends within the timeout as UpstreamUnavailableError', async () => {
+    const stalled = await fake('stall-body')
+    const started = Date.now()
+    const err = await read([stalled.url], { timeoutMs: 600 }).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamUnavailableError)
+    expect(Date.now() - started).toBeLessThan(1_500)
+  })
+
+  test('error: a provider\'s rate limit (JSON-RPC -32005) is unavailability (503), not garbage (502)', async () => {
+    const s = await fake('rate-limited')
+    const err = await read([s.url]).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamUnavailableError)
+    expect(err.message).toMatch(/-32005/)
+  })
+
+  test('behavior: one node without baseFeePerGas does not condemn the chain when another URL has it', async () => {
+    const odd = await fake('no-basefee')
+    const good = await fake()
+    const w = await read([odd.url, good.url])
+    expect(w.headNumber).toBe(15_627_931)
+  })
+
   test('error: nothing listening gives UpstreamUnavailableError', async () => {
     const err = await read(['http://127.0.0.1:9']).catch((e) => e)
     expect(err).toBeInstanceOf(UpstreamUnavailableError)
