@@ -1,11 +1,13 @@
 // npm run demo – a local devnet with live traffic, the service built and started against it.
 import { randomBytes } from 'node:crypto'
 import { startDevnet } from '../lib/devnet/devnet'
+import { getDemoEnv } from '../lib/env'
 import { buildService, startService } from '../lib/devnet/service'
 
-const port = Number(process.env.PORT ?? 3000)
+const settings = getDemoEnv()
+const port = settings.PORT
 const key = 'demo'
-const secret = process.env.DEMO_API_SECRET ?? randomBytes(12).toString('base64url')
+const secret = settings.DEMO_API_SECRET ?? randomBytes(12).toString('base64url')
 
 console.log('Starting anvil and mining 520 blocks of traffic…')
 const devnet = await startDevnet({ blockTimeSec: 2, seedBlocks: 520 })

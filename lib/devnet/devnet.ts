@@ -48,9 +48,8 @@ class Senders {
       }],
     }))
     this.next = (this.next + calls.length) % this.accounts.length
-    const results = await rpcBatch(this.url, calls)
-    const failed = results.filter((r) => r.error)
-    if (failed.length && process.env.DEVNET_DEBUG) console.error(`${failed.length} sends failed: ${failed[0].error?.message}`)
+    // a refused send (e.g. underpriced after a base fee jump) is part of realistic traffic: ignored
+    await rpcBatch(this.url, calls)
   }
 }
 

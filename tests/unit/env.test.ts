@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { ConfigError, getServerEnv } from '@/lib/env'
+import { ConfigError, getDemoEnv, getServerEnv } from '@/lib/env'
 
 describe('getServerEnv', () => {
   test('default: defaults when nothing is set', () => {
@@ -22,5 +22,17 @@ describe('getServerEnv', () => {
   test('error: out-of-range numbers', () => {
     expect(() => getServerEnv({ RPC_TIMEOUT_MS: '10' })).toThrow(/RPC_TIMEOUT_MS/)
     expect(() => getServerEnv({ USE_PUBLIC_RPCS: 'maybe' })).toThrow(/USE_PUBLIC_RPCS/)
+  })
+})
+
+describe('getDemoEnv', () => {
+  test('default: port 3000, no fixed secret', () => {
+    expect(getDemoEnv({})).toEqual({ PORT: 3000 })
+  })
+  test('args: PORT and DEMO_API_SECRET', () => {
+    expect(getDemoEnv({ PORT: '8080', DEMO_API_SECRET: 's' })).toEqual({ PORT: 8080, DEMO_API_SECRET: 's' })
+  })
+  test('error: a bad PORT names the variable', () => {
+    expect(() => getDemoEnv({ PORT: 'abc' })).toThrow(/PORT/)
   })
 })
