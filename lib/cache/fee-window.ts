@@ -5,6 +5,8 @@ import { REWARD_PERCENTILES } from '../fees/estimator'
 import type { FeeWindow } from '../fees/types'
 import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../http/errors'
 import { count } from '../metrics/registry'
+import { processSingleton } from '../process-singleton'
+import { withDeadline } from '../rpc/deadline'
 import { readFeeWindow } from '../rpc/read-fee-window'
 
 /** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
@@ -31,11 +33,7 @@ type ChainState = {
   failure?: { error: Error; until: number }
 }
 
-const STATE_KEY = Symbol.for('gas-api.fee-window-state')
-// On globalThis: Next may bundle this module once per route; the single-flight must span them all.
-const states: Map<number, ChainState> =
-  ((globalThis as Record<symbol, unknown>)[STATE_KEY] as Map<number, ChainState>) ??
-  ((globalThis as Record<symbol, unknown>)[STATE_KEY] = new Map())
+const states = processSingleton('fee-window-state', () => new Map<number, ChainState>())
 
 function stateOf(chain: ChainConfig): ChainState {
   let st = states.get(chain.id)
@@ -103,17 +101,6 @@ function cachedReader(revalidateSeconds: number) {
   return reader
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new UpstreamUnavailableError(`The upstream node did not answer within ${ms} ms.`)),
-      Math.max(0, ms),
-    )
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
 function served(st: ChainState, window: FeeWindow, stale: boolean): CachedFeeWindow {
   return { window, stale, freshUntil: window.fetchedAt + ttlMs(st.chain, window) }
 }
@@ -178,10 +165,10 @@ async function refresh(st: ChainState, chain: ChainConfig, started: number): Pro
   const timeoutMs = getServerEnv().RPC_TIMEOUT_MS
   try {
     const reader = cachedReader(Math.ceil(ttlMs(chain, st.window) / 1000))
-    let window = await withTimeout(reader(chain.id), timeoutMs)
+    let window = await withDeadline(reader(chain.id), timeoutMs)
     // unstable_cache answers stale entries at once and revalidates in the background; join that read.
     if (!isFresh(st, window, Date.now())) {
-      window = await withTimeout(loadWindow(chain.id), timeoutMs - (Date.now() - started))
+      window = await withDeadline(loadWindow(chain.id), timeoutMs - (Date.now() - started))
     }
     if (!st.window || window.fetchedAt > st.window.fetchedAt) st.window = window
     return served(st, window, false)

@@ -29,31 +29,29 @@ export type ReportMeta = {
 /** An endpoint's name: the key of its body in a FeeReport. */
 export type Endpoint = keyof FeeReport
 
-const reports = new WeakMap<FeeWindow, { report: FeeReport; bodies: Record<Endpoint, string> }>()
+const reports = new WeakMap<FeeWindow, Record<Endpoint, string>>()
 
-/** One report per window, computed and serialised once however many requests read it. */
-function reportFor(window: FeeWindow) {
-  let entry = reports.get(window)
-  if (!entry) {
+/** Each endpoint's body for a window, computed and serialised once however many requests read it. */
+function bodiesFor(window: FeeWindow): Record<Endpoint, string> {
+  let bodies = reports.get(window)
+  if (!bodies) {
     const report = buildFeeReport(window)
-    const bodies = Object.fromEntries(Object.entries(report).map(([k, v]) => [k, JSON.stringify(v)])) as Record<Endpoint, string>
-    reports.set(window, (entry = { report, bodies }))
+    bodies = Object.fromEntries(Object.entries(report).map(([k, v]) => [k, JSON.stringify(v)])) as Record<Endpoint, string>
+    reports.set(window, bodies)
   }
-  return entry
+  return bodies
 }
 
 /**
  * The fee report of a supported chain.
  * @throws UnsupportedChainError, FeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError
  */
-export async function getFeeReport(chainId: number): Promise<{ report: FeeReport; bodies: Record<Endpoint, string>; meta: ReportMeta }> {
+export async function getFeeReport(chainId: number): Promise<{ bodies: Record<Endpoint, string>; meta: ReportMeta }> {
   const chain = getChain(chainId)
   if (!chain) throw new UnsupportedChainError(chainId)
   const { window, stale, freshUntil } = await getFeeWindow(chain)
-  const { report, bodies } = reportFor(window)
   return {
-    report,
-    bodies,
+    bodies: bodiesFor(window),
     meta: {
       chainId,
       blockNumber: window.headNumber,

@@ -1,15 +1,13 @@
 /**
- * In-process counters for /metrics (Prometheus text format 0.0.4). On globalThis, because Next may
- * bundle this module once per route. The edge middleware runs in its own sandbox and cannot count
+ * In-process counters for /metrics (Prometheus text format 0.0.4), one set per process. The edge middleware runs in its own sandbox and cannot count
  * here, so requests it refuses (401) are not in these counters.
  */
+import { processSingleton } from '../process-singleton'
+
 type Labels = Record<string, string | number>
 type Counter = { help: string; values: Map<string, number> }
 
-const KEY = Symbol.for('gas-api.metrics')
-const counters: Map<string, Counter> =
-  ((globalThis as Record<symbol, unknown>)[KEY] as Map<string, Counter>) ??
-  ((globalThis as Record<symbol, unknown>)[KEY] = new Map())
+const counters = processSingleton('metrics', () => new Map<string, Counter>())
 
 const HELP: Record<string, string> = {
   gas_api_requests_total: 'API requests answered by the route handlers, by route and status.',

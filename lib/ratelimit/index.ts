@@ -1,13 +1,11 @@
 import { parseBasicAuth } from '../auth/basic-auth'
 import { getServerEnv } from '../env'
 import { RateLimitedError } from '../http/errors'
+import { processSingleton } from '../process-singleton'
 import { FixedWindowLimiter, rateLimitHeaders } from './fixed-window'
 
 
-const KEY = Symbol.for('gas-api.rate-limiter')
-const limiter: FixedWindowLimiter =
-  ((globalThis as Record<symbol, unknown>)[KEY] as FixedWindowLimiter) ??
-  ((globalThis as Record<symbol, unknown>)[KEY] = new FixedWindowLimiter())
+const limiter = processSingleton('rate-limiter', () => new FixedWindowLimiter())
 
 /**
  * Counts one request of the key against its quota (RATE_LIMITS, else RATE_LIMIT). The key is read

@@ -1,7 +1,9 @@
 import type { Client } from 'viem'
 import type { FeeWindow } from '../fees/types'
 import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '../http/errors'
+import { processSingleton } from '../process-singleton'
 import { classifyRpcError } from './classify-error'
+import { withDeadline } from './deadline'
 import { getRpcClient } from './client'
 import { RpcBlockHeaderSchema, RpcChainIdSchema, RpcFeeHistorySchema, type RpcBlockHeader } from './schemas'
 import type { z } from 'zod'
@@ -32,9 +34,7 @@ const MAX_ANCHOR_DISTANCE = 100_000
 const ANCHOR_MAX_WINDOWS = 4
 
 type UrlHealth = { unhealthyUntil: number; verifiedChainId?: number }
-const health: Map<string, UrlHealth> =
-  ((globalThis as Record<symbol, unknown>)[Symbol.for('gas-api.rpc-health')] as Map<string, UrlHealth>) ??
-  ((globalThis as Record<symbol, unknown>)[Symbol.for('gas-api.rpc-health')] = new Map())
+const health = processSingleton('rpc-health', () => new Map<string, UrlHealth>())
 
 /**
  * Reads a chain's fee window: one JSON-RPC batch per URL (eth_getBlockByNumber latest +
@@ -71,14 +71,6 @@ export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<Fe
     }
   }
   throw unsupported ?? lastError
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UpstreamUnavailableError('The upstream node did not answer in time.')), Math.max(0, ms))
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseCsv } from '@/lib/fees/recording'
 import { gunzipSync } from 'node:zlib'
 
 /** ../shared/data beside the checkout (tests and CI have it there; it is never copied into the repo). */
@@ -12,17 +13,16 @@ export function sharedDataPath(...parts: string[]): string {
   return p
 }
 
-/** Rows of a (possibly gzipped) CSV without quoted commas in the columns we read. */
+/** Rows of a (possibly gzipped) CSV of shared/data, through the library's own reader. */
 export function readCsv(...parts: string[]): Record<string, string>[] {
+  return parseCsv(readText(...parts))
+}
+
+/** A (possibly gzipped) text file of shared/data. */
+export function readText(...parts: string[]): string {
   const file = sharedDataPath(...parts)
   const raw = readFileSync(file)
-  const text = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')
-  const [header, ...lines] = text.split(/\r?\n/).filter((l) => l.length > 0)
-  const cols = header.split(',')
-  return lines.map((line) => {
-    const cells = line.split(',')
-    return Object.fromEntries(cols.map((c, i) => [c, cells[i]]))
-  })
+  return (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')
 }
 
 export function readJson<T = unknown>(...parts: string[]): T {
