@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url'
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
@@ -7,6 +9,15 @@ const nextConfig = {
   // NEXT_OUTPUT=standalone (the Dockerfile sets it) builds a self-contained server.js; the default
   // build stays the one `next start` serves
   ...(process.env.NEXT_OUTPUT === 'standalone' ? { output: 'standalone' } : {}),
+  // REDIS_URL (read when `next start` loads this file): instances share Next's cache through Redis.
+  // Without it, Next's default in-memory and file cache. See README "Scaling out".
+  ...(process.env.REDIS_URL
+    ? {
+        cacheHandler: fileURLToPath(new URL('./lib/redis/next-cache-handler.mjs', import.meta.url)),
+        // the handler keeps its own per-instance LRU behind Redis
+        cacheMaxMemorySize: 0,
+      }
+    : {}),
 }
 
 export default nextConfig

@@ -49,6 +49,13 @@ export const ServerEnvSchema = z.object({
     ),
   /** One JSON log line per API request (default true). */
   REQUEST_LOG: booleanFlag.transform((v) => v ?? true),
+  /**
+   * Shared store for several instances (redis:// or rediss://): Next's cache handler, the
+   * cross-instance single-flight lock and the rate-limit counters. Unset: one instance, in memory.
+   */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Longest any Redis command is waited for before the instance falls back to its own memory, ms. */
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
   /** Serve /bench-floor, the constant route `npm run bench` measures as the framework's floor. */
   BENCH_FLOOR: booleanFlag.transform((v) => v ?? false),
   /** chainId → RPC URLs, from every RPC_URL_<chainId> variable. */
@@ -82,6 +89,8 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     RATE_LIMIT: source.RATE_LIMIT || undefined,
     RATE_LIMITS: source.RATE_LIMITS || undefined,
     BENCH_FLOOR: source.BENCH_FLOOR,
+    REDIS_URL: source.REDIS_URL || undefined,
+    REDIS_TIMEOUT_MS: source.REDIS_TIMEOUT_MS || undefined,
     REQUEST_LOG: source.REQUEST_LOG,
     rpcUrls,
   })

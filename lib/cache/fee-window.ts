@@ -6,8 +6,11 @@ import type { FeeWindow } from '../fees/types'
 import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../http/errors'
 import { count } from '../metrics/registry'
 import { processSingleton } from '../process-singleton'
+import { sharedStoreConfigured } from '../redis/client'
+import { getSharedWindow, lockChainRead, putSharedWindow, unlockChainRead } from '../redis/store'
 import { withDeadline } from '../rpc/deadline'
 import { readFeeWindow } from '../rpc/read-fee-window'
+import { readThroughSharedStore, type SharedWindowStore } from './shared-read'
 
 /** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
 export const HISTORY_BLOCKS = 500
@@ -32,6 +35,8 @@ type ChainState = {
   refreshing?: boolean
   failure?: { error: Error; until: number }
 }
+
+const redisWindowStore: SharedWindowStore = { get: getSharedWindow, put: putSharedWindow, lock: lockChainRead, unlock: unlockChainRead }
 
 const states = processSingleton('fee-window-state', () => new Map<number, ChainState>())
 
@@ -61,26 +66,47 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
   if (st.window && isFresh(st, st.window, Date.now())) return Promise.resolve(st.window)
   if (!st.inflight) {
     const env = getServerEnv()
-    st.inflight = readFeeWindow({
-      chainId,
-      rpcUrls: st.chain.rpcUrls,
-      blockCount: HISTORY_BLOCKS,
-      rewardPercentiles: REWARD_PERCENTILES,
-      timeoutMs: env.RPC_TIMEOUT_MS,
-      // a window older than MAX_STALE_SECONDS no longer vouches for the head (a rewound or
-      // regenerated chain must not be refused forever)
-      previous: st.window && Date.now() - st.window.fetchedAt <= env.MAX_STALE_SECONDS * 1000 ? st.window : undefined,
-      fallbackBlockTimeMs: st.chain.nominalBlockTimeMs ?? 2_000,
-    })
+    const read = () =>
+      readFeeWindow({
+        chainId,
+        rpcUrls: st.chain.rpcUrls,
+        blockCount: HISTORY_BLOCKS,
+        rewardPercentiles: REWARD_PERCENTILES,
+        timeoutMs: env.RPC_TIMEOUT_MS,
+        // a window older than MAX_STALE_SECONDS no longer vouches for the head (a rewound or
+        // regenerated chain must not be refused forever)
+        previous: st.window && Date.now() - st.window.fetchedAt <= env.MAX_STALE_SECONDS * 1000 ? st.window : undefined,
+        fallbackBlockTimeMs: st.chain.nominalBlockTimeMs ?? 2_000,
+      }).then(
+        (w) => {
+          count('gas_api_upstream_reads_total', { chain: chainId, result: 'ok' })
+          return w
+        },
+        (err: unknown) => {
+          count('gas_api_upstream_reads_total', { chain: chainId, result: err instanceof Error ? err.name : 'Error' })
+          throw err
+        },
+      )
+    const shared = sharedStoreConfigured()
+      ? readThroughSharedStore({
+          store: redisWindowStore,
+          chainId,
+          newerThan: st.window?.fetchedAt ?? 0,
+          isFresh: (w) => isFresh(st, w, Date.now()),
+          read,
+          publishTtlMs: env.MAX_STALE_SECONDS * 1000 + MAX_TTL_MS,
+          lockMs: env.RPC_TIMEOUT_MS + 1_000,
+          waitMs: env.RPC_TIMEOUT_MS,
+        }).then(({ window, source }) => {
+          count('gas_api_shared_reads_total', { chain: chainId, source })
+          return window
+        })
+      : read()
+    st.inflight = shared
       .then((w) => {
-        count('gas_api_upstream_reads_total', { chain: chainId, result: 'ok' })
         if (!st.window || w.fetchedAt >= st.window.fetchedAt) st.window = w
         st.failure = undefined
         return w
-      })
-      .catch((err: unknown) => {
-        count('gas_api_upstream_reads_total', { chain: chainId, result: err instanceof Error ? err.name : 'Error' })
-        throw err
       })
       .finally(() => {
         st.inflight = undefined

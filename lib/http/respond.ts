@@ -112,7 +112,7 @@ export function feeEndpoint(endpoint: Endpoint) {
     let limits: Record<string, string> = {}
     let chainId: string | undefined
     try {
-      limits = consumeRateLimit(request)
+      limits = await consumeRateLimit(request)
       chainId = (await context.params).chainId
       const { bodies, meta } = await getFeeReport(parseChainId(chainId))
       return observe(endpoint, request, started, new Response(bodies[endpoint], {

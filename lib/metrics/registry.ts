@@ -12,6 +12,8 @@ const counters = processSingleton('metrics', () => new Map<string, Counter>())
 const HELP: Record<string, string> = {
   gas_api_requests_total: 'API requests answered by the route handlers, by route and status.',
   gas_api_upstream_reads_total: 'Upstream reads (one JSON-RPC batch each), by chain and result.',
+  gas_api_shared_reads_total: 'With REDIS_URL: new fee windows by chain and source: joined (read by another instance), led (read by this one under the shared lock), local (read by this one without the shared store).',
+  gas_api_rate_limit_checks_total: 'Rate-limit checks by store: shared (Redis) or local (this instance\'s memory: no REDIS_URL, or Redis unreachable).',
   gas_api_cache_total: 'Fee window lookups, by chain and outcome: hit (fresh), grace (served while the next read runs), miss (waited for a read), failing (within the back-off after a failed read).',
 }
 

@@ -10,27 +10,45 @@ export type RateLimitDecision = {
 }
 
 /**
- * Fixed-window counters per API key, in this process's memory (one instance; the multi-instance
- * issue moves them to a shared store). Windows are aligned to the epoch, so every key's window of
+ * Fixed-window counters per API key, in this process's memory (one instance, or several while the
+ * shared store is unreachable; with REDIS_URL the counters live in Redis, lib/redis/store). Windows are aligned to the epoch, so every key's window of
  * the same length resets together; memory is one entry per configured key.
  */
 export class FixedWindowLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>()
 
   check(key: string, policy: RateLimitPolicy, now = Date.now()): RateLimitDecision {
-    if (policy.limit === 0) return { allowed: true, policy, remaining: Number.POSITIVE_INFINITY, resetSeconds: 0 }
-    const windowMs = policy.windowSeconds * 1000
-    const start = Math.floor(now / windowMs) * windowMs
+    if (policy.limit === 0) return unlimited(policy)
+    const { start } = fixedWindow(policy, now)
     let w = this.windows.get(key)
     if (!w || w.start !== start) {
       w = { start, count: 0 }
       this.windows.set(key, w)
     }
-    const resetSeconds = Math.max(1, Math.ceil((start + windowMs - now) / 1000))
-    if (w.count >= policy.limit) return { allowed: false, policy, remaining: 0, resetSeconds }
-    w.count++
-    return { allowed: true, policy, remaining: policy.limit - w.count, resetSeconds }
+    if (w.count < policy.limit) w.count++
+    else return decide(policy, policy.limit + 1, now)
+    return decide(policy, w.count, now)
   }
+}
+
+const unlimited = (policy: RateLimitPolicy): RateLimitDecision => ({ allowed: true, policy, remaining: Number.POSITIVE_INFINITY, resetSeconds: 0 })
+
+/** The epoch-aligned window `now` falls in: its start and length, ms. */
+export function fixedWindow(policy: RateLimitPolicy, now = Date.now()): { start: number; windowMs: number } {
+  const windowMs = policy.windowSeconds * 1000
+  return { start: Math.floor(now / windowMs) * windowMs, windowMs }
+}
+
+/**
+ * The decision for the `count`-th request (this one included) of the window `now` falls in: the
+ * same rule whether the count is this instance's or the shared store's.
+ */
+export function decide(policy: RateLimitPolicy, count: number, now = Date.now()): RateLimitDecision {
+  if (policy.limit === 0) return unlimited(policy)
+  const { start, windowMs } = fixedWindow(policy, now)
+  const resetSeconds = Math.max(1, Math.ceil((start + windowMs - now) / 1000))
+  if (count > policy.limit) return { allowed: false, policy, remaining: 0, resetSeconds }
+  return { allowed: true, policy, remaining: policy.limit - count, resetSeconds }
 }
 
 /** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) for a decision. */

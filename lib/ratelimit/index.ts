@@ -2,8 +2,10 @@ import { parseBasicAuth } from '../auth/basic-auth'
 import { getServerEnv } from '../env'
 import { RateLimitedError } from '../http/errors'
 import { processSingleton } from '../process-singleton'
-import { FixedWindowLimiter, rateLimitHeaders } from './fixed-window'
-
+import { count } from '../metrics/registry'
+import { UNAVAILABLE } from '../redis/client'
+import { countSharedRequest } from '../redis/store'
+import { decide, FixedWindowLimiter, fixedWindow, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy } from './fixed-window'
 
 const limiter = processSingleton('rate-limiter', () => new FixedWindowLimiter())
 
@@ -15,14 +17,28 @@ const limiter = processSingleton('rate-limiter', () => new FixedWindowLimiter())
  * @returns the RateLimit-* headers for the answer
  * @throws RateLimitedError (429) when the quota is spent
  */
-export function consumeRateLimit(request: Request): Record<string, string> {
+export async function consumeRateLimit(request: Request): Promise<Record<string, string>> {
   const key = parseBasicAuth(request.headers.get('authorization'))?.key
   if (!key) return {}
   const env = getServerEnv()
-  const decision = limiter.check(key, Object.hasOwn(env.RATE_LIMITS, key) ? env.RATE_LIMITS[key] : env.RATE_LIMIT)
+  const policy = Object.hasOwn(env.RATE_LIMITS, key) ? env.RATE_LIMITS[key] : env.RATE_LIMIT
+  const decision = env.REDIS_URL === undefined ? limiter.check(key, policy) : await checkShared(key, policy)
   const headers = rateLimitHeaders(decision)
   if (!decision.allowed) {
     throw new RateLimitedError(decision.policy.limit, decision.policy.windowSeconds, decision.resetSeconds, headers)
   }
   return headers
+}
+
+/**
+ * With REDIS_URL: one counter per key and window for every instance. While Redis is unreachable,
+ * this instance's own counters take over (each instance then allows the full quota).
+ */
+async function checkShared(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
+  if (policy.limit === 0) return decide(policy, 0)
+  const now = Date.now()
+  const { start, windowMs } = fixedWindow(policy, now)
+  const n = await countSharedRequest(key, start, windowMs)
+  count('gas_api_rate_limit_checks_total', { store: n === UNAVAILABLE ? 'local' : 'shared' })
+  return n === UNAVAILABLE ? limiter.check(key, policy, now) : decide(policy, n, now)
 }

@@ -1,11 +1,11 @@
 import { UpstreamUnavailableError } from '../http/errors'
 
-/** Rejects with UpstreamUnavailableError when `promise` has not settled within `ms`. */
-export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+/** Rejects with `timeoutError()` (UpstreamUnavailableError by default) when `promise` has not settled within `ms`. */
+export function withDeadline<T>(promise: Promise<T>, ms: number, timeoutError?: () => Error): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new UpstreamUnavailableError(`The upstream node did not answer within ${Math.round(Math.max(0, ms))} ms.`)),
+      () => reject(timeoutError?.() ?? new UpstreamUnavailableError(`The upstream node did not answer within ${Math.round(Math.max(0, ms))} ms.`)),
       Math.max(0, ms),
     )
   })

@@ -19,6 +19,22 @@ describe('getServerEnv', () => {
     expect(() => getServerEnv({ RPC_URL_5: 'ftp://secret-key@host' })).not.toThrow(/secret-key/)
   })
 
+  test('args: REDIS_URL (redis:// or rediss://) and REDIS_TIMEOUT_MS; unset means one instance on its own', () => {
+    expect(getServerEnv({})).toMatchObject({ REDIS_URL: undefined, REDIS_TIMEOUT_MS: 250 })
+    expect(getServerEnv({ REDIS_URL: 'rediss://user:pw@cache.example:6380/0', REDIS_TIMEOUT_MS: '100' })).toMatchObject({
+      REDIS_URL: 'rediss://user:pw@cache.example:6380/0',
+      REDIS_TIMEOUT_MS: 100,
+    })
+  })
+
+  test('error: a REDIS_URL that is not redis:// names the variable, never its value', () => {
+    for (const v of ['http://pw@cache.example', 'not a url']) {
+      expect(() => getServerEnv({ REDIS_URL: v })).toThrow(/REDIS_URL/)
+      expect(() => getServerEnv({ REDIS_URL: v })).not.toThrow(/pw@|not a url/)
+    }
+    expect(() => getServerEnv({ REDIS_TIMEOUT_MS: '5' })).toThrow(/REDIS_TIMEOUT_MS/)
+  })
+
   test('error: out-of-range numbers', () => {
     expect(() => getServerEnv({ RPC_TIMEOUT_MS: '10' })).toThrow(/RPC_TIMEOUT_MS/)
     expect(() => getServerEnv({ USE_PUBLIC_RPCS: 'maybe' })).toThrow(/USE_PUBLIC_RPCS/)

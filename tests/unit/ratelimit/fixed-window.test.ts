@@ -47,7 +47,7 @@ describe('consumeRateLimit', () => {
     const { consumeRateLimit } = await import('@/lib/ratelimit')
     const { formatBasicAuth } = await import('@/lib/auth/basic-auth')
     for (const key of ['toString', 'constructor', '__proto__']) {
-      const headers = consumeRateLimit(new Request('http://x/', { headers: { authorization: formatBasicAuth({ key, secret: 's' }) } }))
+      const headers = await consumeRateLimit(new Request('http://x/', { headers: { authorization: formatBasicAuth({ key, secret: 's' }) } }))
       expect(headers['ratelimit-limit']).toBe('1200')
       expect(headers['ratelimit-remaining']).toMatch(/^\d+$/)
     }

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto'
+import type { FeeWindow } from '../fees/types'
+import { UNAVAILABLE, withSharedStore, type Unavailable } from './client'
+
+/** Bump with the FeeWindow shape, so instances of different versions never read each other's windows. */
+const PREFIX = 'gas-api:v1:'
+
+/** Deletes the lock only if it still holds our token (a lock that expired and was retaken is not ours). */
+const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+/** One request counted in a fixed window; the key expires with its window. */
+const COUNT_SCRIPT = "local n = redis.call('incr', KEYS[1]) if n == 1 then redis.call('pexpire', KEYS[1], ARGV[1]) end return n"
+
+/** Our own JSON (PREFIX carries the version); checked for shape only, against a foreign writer. */
+const isWindow = (v: unknown, chainId: number): v is FeeWindow => {
+  const w = v as FeeWindow | null
+  return typeof w === 'object' && w !== null && w.chainId === chainId && Number.isSafeInteger(w.headNumber) &&
+    Number.isFinite(w.fetchedAt) && Array.isArray(w.baseFeePerGas) && Array.isArray(w.reward) && Array.isArray(w.gasUsedRatio)
+}
+
+/** The last window any instance read for the chain, or null. */
+export function getSharedWindow(chainId: number): Promise<FeeWindow | null | Unavailable> {
+  return withSharedStore(async (redis) => {
+    const text = await redis.get(`${PREFIX}window:${chainId}`)
+    if (text === null) return null
+    const value: unknown = JSON.parse(text)
+    return isWindow(value, chainId) ? value : null
+  })
+}
+
+/** Publishes a window for the other instances; it expires after `ttlMs`. */
+export async function putSharedWindow(chainId: number, window: FeeWindow, ttlMs: number): Promise<void> {
+  await withSharedStore((redis) =>
+    redis.set(`${PREFIX}window:${chainId}`, JSON.stringify(window), { expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } }),
+  )
+}
+
+/**
+ * Takes the chain's read lock (SET NX PX) for at most `ttlMs`.
+ * @returns the token to release it with, null when another instance holds it, or UNAVAILABLE
+ */
+export function lockChainRead(chainId: number, ttlMs: number): Promise<string | null | Unavailable> {
+  const token = randomUUID()
+  return withSharedStore(async (redis) => {
+    const ok = await redis.set(`${PREFIX}lock:${chainId}`, token, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } })
+    return ok === 'OK' ? token : null
+  })
+}
+
+export async function unlockChainRead(chainId: number, token: string): Promise<void> {
+  await withSharedStore((redis) => redis.eval(RELEASE_SCRIPT, { keys: [`${PREFIX}lock:${chainId}`], arguments: [token] }))
+}
+
+/**
+ * Counts one request in the key's fixed window shared by every instance.
+ * @param windowStart start of the window, ms since the epoch (windows are aligned to the epoch)
+ * @returns the requests counted in this window so far, this one included, or UNAVAILABLE
+ */
+export async function countSharedRequest(apiKey: string, windowStart: number, windowMs: number): Promise<number | Unavailable> {
+  const n = await withSharedStore((redis) =>
+    redis.eval(COUNT_SCRIPT, { keys: [`${PREFIX}rate:${windowMs}:${windowStart}:${apiKey}`], arguments: [String(windowMs)] }),
+  )
+  return n === UNAVAILABLE ? n : Number(n)
+}

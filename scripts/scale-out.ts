@@ -1,0 +1,21 @@
+// npm run bench:scale-out [-- --seconds 20 --connections 10 --no-build]
+import { runScaleOut } from '../lib/bench/scale-out'
+import { buildService } from '../lib/devnet/service'
+
+const args = process.argv.slice(2)
+const opt = (name: string, fallback: string) => {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1] : fallback
+}
+const seconds = Number(opt('--seconds', '20'))
+const connections = Number(opt('--connections', '10'))
+if (!args.includes('--no-build')) await buildService()
+
+const rows = await runScaleOut({ seconds, connections, log: (s) => console.error(s) })
+console.log(`\nnpm run bench:scale-out -- --seconds ${seconds} --connections ${connections}   (per instance: autocannon on suggestedGasFees, ${connections} connections, ${seconds} s; anvil producing a block every 2 s)\n`)
+console.log('| setup | req/s (all instances) | p99 ms (worst) | errors | new blocks | upstream reads / new block | JSON-RPC calls / new block | new windows by source |')
+console.log('|---|---|---|---|---|---|---|---|')
+for (const r of rows) {
+  const sources = r.sources ? Object.entries(r.sources).map(([k, v]) => `${k} ${v}`).join(', ') : '—'
+  console.log(`| ${r.setup} | ${Math.round(r.load.rps)} | ${r.load.p99} | ${r.load.errors} | ${r.newBlocks} | ${r.readsPerBlock.toFixed(2)} | ${r.callsPerBlock.toFixed(2)} | ${sources} |`)
+}
