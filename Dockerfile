@@ -1,6 +1,8 @@
 # Container image for self-hosting, after Next.js's official with-docker example (standalone output).
 # Build: docker build -t gas-api .
 # Run:   docker run -p 3000:3000 -e API_KEYS='me:a-long-secret' -e RPC_URL_1='https://…' gas-api
+# Several instances: add -e REDIS_URL='redis://…' (the image is built with the Redis cache handler,
+# which uses only its in-process LRU when REDIS_URL is unset).
 
 FROM node:20-slim AS deps
 WORKDIR /app
@@ -12,7 +14,7 @@ FROM node:20-slim AS builder
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .
-ENV NEXT_TELEMETRY_DISABLED=1 NEXT_OUTPUT=standalone
+ENV NEXT_TELEMETRY_DISABLED=1 NEXT_OUTPUT=standalone NEXT_CACHE_HANDLER=redis
 RUN npx next build
 
 FROM node:20-slim AS runner

@@ -9,9 +9,12 @@ const nextConfig = {
   // NEXT_OUTPUT=standalone (the Dockerfile sets it) builds a self-contained server.js; the default
   // build stays the one `next start` serves
   ...(process.env.NEXT_OUTPUT === 'standalone' ? { output: 'standalone' } : {}),
-  // REDIS_URL (read when `next start` loads this file): instances share Next's cache through Redis.
-  // Without it, Next's default in-memory and file cache. See README "Scaling out".
-  ...(process.env.REDIS_URL
+  // REDIS_URL (read when `next start` loads this file) or NEXT_CACHE_HANDLER=redis (a build-time
+  // switch for standalone images, whose config is frozen at build; the URL then comes at run time):
+  // instances share Next's cache through Redis. Otherwise Next's default in-memory and file cache.
+  // On Vercel (VERCEL=1 at build) the Data Cache already shares unstable_cache across instances, so
+  // REDIS_URL there serves only the lock and the rate limits. See README "Scaling out".
+  ...((process.env.REDIS_URL || process.env.NEXT_CACHE_HANDLER === 'redis') && !process.env.VERCEL
     ? {
         cacheHandler: fileURLToPath(new URL('./lib/redis/next-cache-handler.mjs', import.meta.url)),
         // the handler keeps its own per-instance LRU behind Redis
