@@ -1,3 +1,4 @@
+import { createClient } from '@redis/client'
 import { startCountingProxy } from '../devnet/counting-proxy'
 import { startDevnet } from '../devnet/devnet'
 import { rpc } from '../devnet/json-rpc'
@@ -16,9 +17,27 @@ export type ScaleOutRow = {
   callsPerBlock: number
   /** With Redis: new windows by source (joined / led / local), all instances together, from /metrics. */
   sources?: Record<string, number>
+  /** With Redis: commands Redis executed during the run (INFO commandstats), all kinds together. */
+  redisCommands?: number
 }
 
 const CHAIN = 31337
+
+/** Commands Redis has executed since the last CONFIG RESETSTAT (the reset itself excluded). */
+async function redisCommandCount(url: string, reset = false): Promise<number> {
+  const c = createClient({ url })
+  await c.connect()
+  try {
+    if (reset) {
+      await c.configResetStat()
+      return 0
+    }
+    const info = await c.info('commandstats')
+    return [...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].filter((m) => !m[1].startsWith('config') && m[1] !== 'info').reduce((sum, m) => sum + Number(m[2]), 0)
+  } finally {
+    c.destroy()
+  }
+}
 const KEY = 'bench:bench-secret'
 
 async function metric(service: Service, auth: string, name: string): Promise<Record<string, number>> {
@@ -39,7 +58,8 @@ export async function runScaleOut(opts: { seconds: number; connections: number; 
   const redis = await startRedis()
   const auth = `Basic ${Buffer.from(KEY).toString('base64')}`
   const headers = { authorization: auth }
-  const env = { API_KEYS: KEY, RATE_LIMITS: 'bench=0', USE_PUBLIC_RPCS: 'false', REQUEST_LOG: 'false', [`RPC_URL_${CHAIN}`]: proxy.url }
+  // a finite quota, as every key has by default: with Redis each request is one counter EVAL
+  const env = { API_KEYS: KEY, RATE_LIMITS: 'bench=999999999/60', USE_PUBLIC_RPCS: 'false', REQUEST_LOG: 'false', [`RPC_URL_${CHAIN}`]: proxy.url }
   const setups: { setup: string; instances: number; redis: boolean }[] = [
     { setup: 'one instance', instances: 1, redis: false },
     { setup: 'two instances, no shared store', instances: 2, redis: false },
@@ -58,9 +78,11 @@ export async function runScaleOut(opts: { seconds: number; connections: number; 
         const before = await Promise.all(services.map((svc) => metric(svc, auth, 'gas_api_shared_reads_total')))
         const headBefore = Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
         proxy.reset()
+        if (s.redis) await redisCommandCount(redis.url, true)
         const results = await Promise.all(urls.map((url) => load(url, { connections: opts.connections, seconds: opts.seconds, headers })))
         const headAfter = Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
         const counts = proxy.counts()
+        const redisCommands = s.redis ? await redisCommandCount(redis.url) : undefined
         const after = await Promise.all(services.map((svc) => metric(svc, auth, 'gas_api_shared_reads_total')))
         const newBlocks = Math.max(1, headAfter - headBefore)
         const calls = Object.entries(counts).filter(([k]) => k !== '<http>').reduce((sum, [, v]) => sum + v, 0)
@@ -85,7 +107,7 @@ export async function runScaleOut(opts: { seconds: number; connections: number; 
           newBlocks,
           readsPerBlock: (counts['<http>'] ?? 0) / newBlocks,
           callsPerBlock: calls / newBlocks,
-          ...(s.redis ? { sources } : {}),
+          ...(s.redis ? { sources, redisCommands } : {}),
         }
         rows.push(row)
         opts.log(`${s.setup}: ${Math.round(total.rps)} req/s, ${total.errors} errors, ${row.readsPerBlock.toFixed(2)} reads and ${row.callsPerBlock.toFixed(2)} calls per new block (${newBlocks} blocks)`)
