@@ -1,39 +1,46 @@
-// Next's cacheHandler when REDIS_URL is set (next.config.mjs): unstable_cache entries, and any
-// ISR/route cache, live in Redis, shared by every instance. Next loads this file itself at
-// runtime, outside the app bundle, so it is plain JavaScript and reads REDIS_URL and
-// REDIS_TIMEOUT_MS directly (lib/env.ts validates the same variables for the app).
-//
-// Handler order: Redis first, then this instance's LRU. A Redis read that fails (down, reconnecting,
-// slower than REDIS_TIMEOUT_MS) falls through to the LRU; writes go to both, so an instance keeps
-// its own cache while Redis is away and goes back to the shared one when it returns (the client
-// reconnects by itself). The app's own Redis client logs those transitions (lib/redis/client.ts).
-import { CacheHandler } from '@fortedigital/nextjs-cache-handler'
-import createLruHandler from '@fortedigital/nextjs-cache-handler/local-lru'
-import createRedisHandler from '@fortedigital/nextjs-cache-handler/redis-strings'
-import { createClient } from '@redis/client'
-import { PHASE_PRODUCTION_BUILD } from 'next/constants.js'
+// Next's cacheHandler with REDIS_URL (next.config.mjs). Next also bundles the configured handler into
+// the edge middleware, where the Redis client and @fortedigital/nextjs-cache-handler cannot load
+// (they import node:net, node:fs, node:assert/strict at module evaluation and the edge sandbox
+// refuses them, so every request would fail). This file is therefore edge-safe: it loads the real
+// handler (next-cache-handler-node.mjs) on first use, and only on the Node.js runtime. The
+// middleware never uses Next's cache, so on the edge the handler is an empty cache.
 
-const CONFIG = Symbol.for('gas-api.next-cache-handler')
+/** @type {Promise<{ default: new (ctx: unknown) => any }> | undefined} */
+let nodeHandler
 
-CacheHandler.onCreation(() => {
-  const store = /** @type {Record<symbol, unknown>} */ (globalThis)
-  if (store[CONFIG]) return store[CONFIG]
-  const lru = createLruHandler()
-  // `next build` with REDIS_URL set (standalone images) prerenders into memory, not into Redis
-  if (process.env.NEXT_PHASE === PHASE_PRODUCTION_BUILD || !process.env.REDIS_URL) {
-    return (store[CONFIG] = { handlers: [lru] })
+export default class GasApiCacheHandler {
+  /** @param {unknown} ctx Next's CacheHandlerContext */
+  constructor(ctx) {
+    this.ctx = ctx
+    /** @type {Promise<any> | undefined} */
+    this.inner = undefined
   }
-  const timeoutMs = Number(process.env.REDIS_TIMEOUT_MS) || 250
-  const client = createClient({
-    url: process.env.REDIS_URL,
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 1_000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1_000) },
-  })
-  // without a listener an 'error' event would crash the process; the client reconnects by itself
-  client.on('error', () => {})
-  client.connect().catch(() => {})
-  const redis = createRedisHandler({ client, keyPrefix: 'gas-api:next:', timeoutMs })
-  return (store[CONFIG] = { handlers: [redis, lru] })
-})
 
-export default CacheHandler
+  /** @returns {Promise<any | null>} the Redis-backed handler, or null on the edge runtime */
+  handler() {
+    if (process.env.NEXT_RUNTIME === 'edge') return Promise.resolve(null)
+    nodeHandler ??= import('./next-cache-handler-node.mjs')
+    this.inner ??= nodeHandler.then((m) => new m.default(this.ctx))
+    return this.inner
+  }
+
+  /** @param {string} key @param {any} ctx */
+  async get(key, ctx) {
+    const h = await this.handler()
+    return h ? h.get(key, ctx) : null
+  }
+
+  /** @param {string} key @param {any} data @param {any} ctx */
+  async set(key, data, ctx) {
+    const h = await this.handler()
+    if (h) await h.set(key, data, ctx)
+  }
+
+  /** @param {string | string[]} tags @param {any} [durations] */
+  async revalidateTag(tags, durations) {
+    const h = await this.handler()
+    if (h) await h.revalidateTag(tags, durations)
+  }
+
+  resetRequestCache() {}
+}
