@@ -33,6 +33,11 @@ export const ServerEnvSchema = z.object({
   RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** How long the last good data may be served (marked stale) while the upstream fails, seconds. */
   MAX_STALE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
+  /**
+   * How old the node's latest block may be (wall clock − block timestamp) before answers are marked
+   * stale, seconds; unset: max(60, 10 × the measured block interval); 0: never (recorded test chains).
+   */
+  MAX_HEAD_AGE_SECONDS: z.coerce.number().int().min(0).max(31_536_000).optional(),
   /** Default quota per API key. */
   RATE_LIMIT: RatePolicySchema.default({ limit: 1200, windowSeconds: 60 }),
   /** Per-key quotas: `key=requests/seconds` entries, comma-separated. */
@@ -86,6 +91,7 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     USE_PUBLIC_RPCS: source.USE_PUBLIC_RPCS,
     RPC_TIMEOUT_MS: source.RPC_TIMEOUT_MS || undefined,
     MAX_STALE_SECONDS: source.MAX_STALE_SECONDS || undefined,
+    MAX_HEAD_AGE_SECONDS: source.MAX_HEAD_AGE_SECONDS || undefined,
     RATE_LIMIT: source.RATE_LIMIT || undefined,
     RATE_LIMITS: source.RATE_LIMITS || undefined,
     BENCH_FLOOR: source.BENCH_FLOOR,

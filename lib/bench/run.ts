@@ -8,9 +8,21 @@ import { load, type LoadResult } from './load'
 export type BenchRow = LoadResult & {
   target: string
   connections: number
-  /** JSON-RPC calls upstream per new block during the run (endpoints only). */
+  /** JSON-RPC calls upstream per new block over all rounds (endpoints only). */
   callsPerBlock?: number
+  /** The worst round's calls per new block. */
+  worstCallsPerBlock?: number
   newBlocks?: number
+  /** Medians over the rounds of this target's req/s and p99 divided by the floor's in the same round. */
+  rpsVsFloor?: number
+  p99VsFloor?: number
+  rounds: number
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 
 export type BenchReport = {
@@ -26,7 +38,7 @@ const ENDPOINTS = ['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'ba
  * limit) and /bench-floor (a constant Next route behind the same middleware: the framework's floor).
  * Each target is loaded with autocannon at each connection count after a warm-up.
  */
-export async function runBench(opts: { seconds: number; connections: number[]; log: (s: string) => void }): Promise<BenchReport> {
+export async function runBench(opts: { seconds: number; connections: number[]; rounds: number; log: (s: string) => void }): Promise<BenchReport> {
   // anvil keeps producing a block every 2 s; the seeded history carries the traffic, and live
   // transaction traffic (hundreds of JSON-RPC calls a block) would compete for the same two cores
   const devnet = await startDevnet({ chainId: 31337, blockTimeSec: 2, seedBlocks: 520, liveTraffic: false })
@@ -65,25 +77,55 @@ export async function runBench(opts: { seconds: number; connections: number[]; l
     stops.unshift(() => new Promise<void>((r) => bare.close(() => r())))
     const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`
 
-    const targets: [string, string][] = [
+    const targets: [string, string][] = [ // [1] is the floor
       ['node:http (machine limit)', bareUrl],
       ['next constant (framework floor)', `${service.url}/bench-floor`],
       ...ENDPOINTS.map((e): [string, string] => [e, `${service.url}/networks/31337/${e}`]),
     ]
     const rows: BenchRow[] = []
+    const FLOOR = targets[1][0]
     for (const connections of opts.connections) {
-      for (const [target, url] of targets) {
-        await load(url, { connections, seconds: 1, headers }) // warm-up
+      // Rounds interleave the targets (each round in a rotated order), so the machine's drift over
+      // minutes hits the floor and the endpoints alike; every ratio compares runs of the same round.
+      const runs = new Map<string, { r: LoadResult; calls: number; blocks: number }[]>(targets.map(([t]) => [t, []]))
+      for (let round = 0; round < opts.rounds; round++) {
+        const order = targets.map((_, i) => targets[(i + round) % targets.length])
+        for (const [target, url] of order) {
+          await load(url, { connections, seconds: 1, headers }) // warm-up
+          const headBefore = Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
+          proxy.reset()
+          const r = await load(url, { connections, seconds: opts.seconds, headers })
+          const headAfter = Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
+          const calls = Object.entries(proxy.counts()).filter(([k]) => k !== '<http>').reduce((sum, [, v]) => sum + v, 0)
+          runs.get(target)!.push({ r, calls, blocks: headAfter - headBefore })
+          opts.log(`round ${round + 1}/${opts.rounds} ${target} @${connections}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`)
+        }
+      }
+      const floorRuns = runs.get(FLOOR)!
+      for (const [target] of targets) {
+        const rs = runs.get(target)!
         const isEndpoint = ENDPOINTS.includes(target)
-        const headBefore = Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
-        proxy.reset()
-        const r = await load(url, { connections, seconds: opts.seconds, headers })
-        const headAfter = Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
-        const calls = Object.entries(proxy.counts()).filter(([k]) => k !== '<http>').reduce((s, [, v]) => s + v, 0)
-        const newBlocks = headAfter - headBefore
-        const row: BenchRow = { target, connections, ...r, ...(isEndpoint ? { newBlocks, callsPerBlock: newBlocks > 0 ? calls / newBlocks : calls } : {}) }
-        rows.push(row)
-        opts.log(`${target} @${connections}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors${row.callsPerBlock !== undefined ? `, ${row.callsPerBlock.toFixed(2)} calls/block` : ''}`)
+        const calls = rs.reduce((sum, x) => sum + x.calls, 0)
+        const blocks = rs.reduce((sum, x) => sum + x.blocks, 0)
+        rows.push({
+          target,
+          connections,
+          rounds: rs.length,
+          rps: median(rs.map((x) => x.r.rps)),
+          p50: median(rs.map((x) => x.r.p50)),
+          p99: median(rs.map((x) => x.r.p99)),
+          errors: rs.reduce((sum, x) => sum + x.r.errors, 0),
+          requests: rs.reduce((sum, x) => sum + x.r.requests, 0),
+          ...(target.startsWith('node:http') ? {} : {
+            rpsVsFloor: median(rs.map((x, i) => x.r.rps / floorRuns[i].r.rps)),
+            p99VsFloor: median(rs.map((x, i) => x.r.p99 / Math.max(floorRuns[i].r.p99, 1))),
+          }),
+          ...(isEndpoint ? {
+            newBlocks: blocks,
+            callsPerBlock: blocks > 0 ? calls / blocks : calls,
+            worstCallsPerBlock: Math.max(...rs.map((x) => (x.blocks > 0 ? x.calls / x.blocks : x.calls))),
+          } : {}),
+        })
       }
     }
     return { rows, cold: coldResult }

@@ -127,8 +127,23 @@ function cachedReader(revalidateSeconds: number) {
   return reader
 }
 
+/** Below this, a head is never called lagging: missed slots and uneven block times are normal. */
+const MIN_HEAD_AGE_LIMIT_MS = 60_000
+
+/**
+ * Whether the node's latest block is older than MAX_HEAD_AGE_SECONDS (default: max(60 s, 10 block
+ * intervals)) by the wall clock: a node that answers but stopped following the chain.
+ */
+export function headLagging(window: FeeWindow, now = Date.now()): boolean {
+  const configured = getServerEnv().MAX_HEAD_AGE_SECONDS
+  if (configured === 0) return false
+  const limitMs = configured !== undefined ? configured * 1000 : Math.max(MIN_HEAD_AGE_LIMIT_MS, 10 * window.blockIntervalMs)
+  return now - window.headTimestamp * 1000 > limitMs
+}
+
 function served(st: ChainState, window: FeeWindow, stale: boolean): CachedFeeWindow {
-  return { window, stale, freshUntil: window.fetchedAt + ttlMs(st.chain, window) }
+  // a lagging head is served, but never as current data
+  return { window, stale: stale || headLagging(window), freshUntil: window.fetchedAt + ttlMs(st.chain, window) }
 }
 
 /**
@@ -181,9 +196,9 @@ export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow>
   return refresh(st, chain, started)
 }
 
-/** Per chain: the block and the time (ms since the epoch) of the window this process holds. */
-export function cachedWindows(): { chainId: number; headNumber: number; fetchedAt: number }[] {
-  return [...states.values()].flatMap((st) => (st.window ? [{ chainId: st.chain.id, headNumber: st.window.headNumber, fetchedAt: st.window.fetchedAt }] : []))
+/** Per chain: the head block (number, unix seconds) and the read time (ms since the epoch) of the window this process holds. */
+export function cachedWindows(): { chainId: number; headNumber: number; headTimestamp: number; fetchedAt: number }[] {
+  return [...states.values()].flatMap((st) => (st.window ? [{ chainId: st.chain.id, headNumber: st.window.headNumber, headTimestamp: st.window.headTimestamp, fetchedAt: st.window.fetchedAt }] : []))
 }
 
 /** Reads a new window (through unstable_cache and the single-flight) within RPC_TIMEOUT_MS. */

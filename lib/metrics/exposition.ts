@@ -12,6 +12,11 @@ export function metricsText(now = Date.now()): string {
       samples: windows.map((w) => ({ labels: { chain: w.chainId }, value: Math.max(0, (now - w.fetchedAt) / 1000) })),
     },
     {
+      name: 'gas_api_head_age_seconds',
+      help: 'Wall clock minus the timestamp of the latest block this process holds: a node that stopped following its chain grows it.',
+      samples: windows.map((w) => ({ labels: { chain: w.chainId }, value: Math.round(now / 1000 - w.headTimestamp) })),
+    },
+    {
       name: 'gas_api_block_number',
       help: 'Latest block of the chain window this process serves.',
       samples: windows.map((w) => ({ labels: { chain: w.chainId }, value: w.headNumber })),

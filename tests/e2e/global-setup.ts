@@ -23,6 +23,8 @@ export default async function globalSetup() {
     env: {
       API_KEYS: `${user}:${password}`,
       USE_PUBLIC_RPCS: 'false',
+      // the flaky fake chain replays 2022 mainnet blocks: its head is years old by the wall clock
+      MAX_HEAD_AGE_SECONDS: '0',
       RPC_TIMEOUT_MS: '1500',
       RPC_URL_31337: live.url,
       RPC_URL_31338: quiet.url,

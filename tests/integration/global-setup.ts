@@ -94,6 +94,8 @@ export default async function setup(project: TestProject) {
         USE_PUBLIC_RPCS: 'false',
         RPC_TIMEOUT_MS: String(rpcTimeoutMs),
         MAX_STALE_SECONDS: String(maxStaleSeconds),
+        // the fake chains replay 2022 mainnet blocks: their heads are years old by the wall clock
+        MAX_HEAD_AGE_SECONDS: '0',
         RPC_URL_31337: mainProxy.url,
         // the first URL is dead: every read of the cold chain exercises failover
         RPC_URL_31338: `http://127.0.0.1:${closedPort},${coldProxy.url}`,

@@ -22,6 +22,8 @@ describe('/metrics', () => {
     expect(age).toBeGreaterThanOrEqual(0)
     expect(age).toBeLessThan(5)
     expect(value(/^gas_api_block_number\{chain="31337"\} (\d+)$/m)).toBeGreaterThan(500)
+    // the live devnet mines every second: its head is current
+    expect(Math.abs(value(/^gas_api_head_age_seconds\{chain="31337"\} (-?\d+)$/m))).toBeLessThan(10)
   })
 })
 

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { startFakeRpc, type FakeRpc } from '../../support/fake-rpc'
 import { mainnetFakeChain } from '../../support/mainnet-blocks'
 
+// the fake chain replays 2022 mainnet blocks (head-age staleness has its own test)
+process.env.MAX_HEAD_AGE_SECONDS = '0'
 // unstable_cache needs a Next request context; here it is a pass-through, the cache rules are ours
 vi.mock('next/cache', () => ({ unstable_cache: <T>(fn: T) => fn }))
 const { getFeeWindow } = await import('@/lib/cache/fee-window')
