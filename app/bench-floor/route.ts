@@ -19,7 +19,8 @@ const BODY = JSON.stringify({
   baseFeeTrend: 'down',
 })
 
-export function GET(): Response {
+export async function GET(_request: Request, context: { params?: Promise<Record<string, string>> }): Promise<Response> {
+  await context.params // like the endpoints, which read their dynamic segment
   if (!getServerEnv().BENCH_FLOOR) return toErrorResponse(new NotFoundError('Not found.'))
   return new Response(BODY, { headers: { 'content-type': 'application/json; charset=utf-8' } })
 }

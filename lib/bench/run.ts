@@ -35,7 +35,8 @@ const ENDPOINTS = ['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'ba
 /**
  * The benchmark: an anvil devnet (seeded with traffic, producing a block every 2 s) behind a counting proxy, `next start`
  * against it, a bare node:http server returning the same bytes as suggestedGasFees (the machine's
- * limit) and /bench-floor (a constant Next route behind the same middleware: the framework's floor).
+ * limit) and /bench-floor/31337 (a constant Next route with a dynamic segment behind the same
+ * middleware: the framework's floor) and /bench-floor (the same without the dynamic segment).
  * Each target is loaded with autocannon at each connection count after a warm-up.
  */
 export async function runBench(opts: { seconds: number; connections: number[]; rounds: number; log: (s: string) => void }): Promise<BenchReport> {
@@ -77,9 +78,13 @@ export async function runBench(opts: { seconds: number; connections: number[]; r
     stops.unshift(() => new Promise<void>((r) => bare.close(() => r())))
     const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`
 
+    // The floor the endpoints are compared with is a constant route with a dynamic segment, as the
+    // API's /networks/{chainId}/… routes have (Next matches and passes the params); the static
+    // constant route is shown as well.
     const targets: [string, string][] = [ // [1] is the floor
       ['node:http (machine limit)', bareUrl],
-      ['next constant (framework floor)', `${service.url}/bench-floor`],
+      ['next constant, dynamic segment (framework floor)', `${service.url}/bench-floor/31337`],
+      ['next constant, static route', `${service.url}/bench-floor`],
       ...ENDPOINTS.map((e): [string, string] => [e, `${service.url}/networks/31337/${e}`]),
     ]
     const rows: BenchRow[] = []

@@ -92,11 +92,14 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
           store: redisWindowStore,
           chainId,
           newerThan: st.window?.fetchedAt ?? 0,
+          minHeadNumber: st.window?.headNumber ?? 0,
           isFresh: (w) => isFresh(st, w, Date.now()),
           read,
           publishTtlMs: env.MAX_STALE_SECONDS * 1000 + MAX_TTL_MS,
           lockMs: env.RPC_TIMEOUT_MS + 1_000,
-          waitMs: env.RPC_TIMEOUT_MS,
+          // well inside the request's own RPC_TIMEOUT_MS, so a waiter whose leader died (or whose
+          // lock was never released) still has time for its own read
+          waitMs: Math.min(env.RPC_TIMEOUT_MS / 3, 2 * ttlMs(st.chain, st.window)),
         }).then(({ window, source }) => {
           count('gas_api_shared_reads_total', { chain: chainId, source })
           return window

@@ -15,8 +15,10 @@ export type SharedReadSource = 'joined' | 'led' | 'local'
 export type SharedReadParams = {
   store: SharedWindowStore
   chainId: number
-  /** A published window is taken only if it was read after this (ms since the epoch) ... */
+  /** A published window is taken only if it was read after this (ms since the epoch), ... */
   newerThan: number
+  /** ... its head is not behind ours (another instance's node may lag), ... */
+  minHeadNumber: number
   /** ... and is still fresh. */
   isFresh: (window: FeeWindow) => boolean
   /** The upstream read. */
@@ -33,7 +35,10 @@ export type SharedReadParams = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 const usable = (p: SharedReadParams, w: FeeWindow | null | Unavailable): w is FeeWindow =>
-  w !== null && w !== UNAVAILABLE && w.fetchedAt > p.newerThan && p.isFresh(w)
+  w !== null && w !== UNAVAILABLE && w.fetchedAt > p.newerThan && w.headNumber >= p.minHeadNumber && p.isFresh(w)
+
+/** Another machine's clock may run ahead: a window never counts as read later than now here. */
+const joined = (w: FeeWindow) => ({ window: { ...w, fetchedAt: Math.min(w.fetchedAt, Date.now()) }, source: 'joined' as const })
 
 /**
  * Single-flight across instances: take a window another instance has just read; else read it
@@ -46,14 +51,14 @@ export async function readThroughSharedStore(p: SharedReadParams): Promise<{ win
   for (;;) {
     const published = await p.store.get(p.chainId)
     if (published === UNAVAILABLE) return { window: await p.read(), source: 'local' }
-    if (usable(p, published)) return { window: published, source: 'joined' }
+    if (usable(p, published)) return joined(published)
     const token = await p.store.lock(p.chainId, p.lockMs)
     if (token === UNAVAILABLE) return { window: await p.read(), source: 'local' }
     if (token !== null) {
       try {
         // the holder before us may have published between our get and our lock
         const again = await p.store.get(p.chainId)
-        if (usable(p, again)) return { window: again, source: 'joined' }
+        if (usable(p, again)) return joined(again)
         const window = await p.read()
         await p.store.put(p.chainId, window, p.publishTtlMs)
         return { window, source: 'led' }

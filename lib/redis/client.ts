@@ -74,7 +74,7 @@ export function sharedStoreConfigured(): boolean {
  * UNAVAILABLE, never throws, when the store is not configured, is reconnecting, failed within the
  * last second, or fails now: callers then use this instance's memory (degraded mode).
  */
-export async function withSharedStore<T>(command: (redis: RedisClientType) => Promise<T>): Promise<T | Unavailable> {
+export async function withSharedStore<T>(command: (redis: RedisClientType) => Promise<T>, opts: { evenIfDegraded?: boolean } = {}): Promise<T | Unavailable> {
   const env = getServerEnv()
   if (!env.REDIS_URL) return UNAVAILABLE
   const redis = client(env.REDIS_URL, env.REDIS_TIMEOUT_MS)
@@ -83,7 +83,8 @@ export async function withSharedStore<T>(command: (redis: RedisClientType) => Pr
     // client that is not connected is skipped at once
     const wait = state.connectWaitUntil - Date.now()
     if (!redis.isReady && wait > 0) await withDeadline(state.connecting!, wait).catch(() => {})
-    if (!redis.isReady || Date.now() < state.downUntil) return UNAVAILABLE
+    // a clean-up (a lock release) is sent even within the degraded second, if connected
+    if (!redis.isReady || (Date.now() < state.downUntil && !opts.evenIfDegraded)) return UNAVAILABLE
     const result = await withDeadline(command(redis), env.REDIS_TIMEOUT_MS, () => Object.assign(new Error('Redis did not answer in time'), { name: 'RedisTimeoutError' }))
     markUp()
     return result
@@ -95,7 +96,8 @@ export async function withSharedStore<T>(command: (redis: RedisClientType) => Pr
 
 /** 1 when this instance is in shared mode, 0 when degraded; undefined without REDIS_URL. */
 export function sharedStoreUp(): number | undefined {
-  if (!sharedStoreConfigured()) return undefined
-  const redis = state.client
-  return redis?.isReady && state.up !== false && Date.now() >= state.downUntil ? 1 : 0
+  const env = getServerEnv()
+  if (!env.REDIS_URL) return undefined
+  const redis = client(env.REDIS_URL, env.REDIS_TIMEOUT_MS)
+  return redis.isReady && state.up !== false && Date.now() >= state.downUntil ? 1 : 0
 }

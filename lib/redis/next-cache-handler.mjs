@@ -8,6 +8,22 @@
 /** @type {Promise<{ default: new (ctx: unknown) => any }> | undefined} */
 let nodeHandler
 
+/**
+ * The handler's Redis lookups run up to three commands in a row, each with its own timeout: one
+ * deadline for the whole call (REDIS_TIMEOUT_MS, the same bound as the app's own Redis commands)
+ * turns a hung Redis into a cache miss instead of a slow request.
+ * @template T @param {Promise<T>} promise @param {T} fallback @returns {Promise<T>}
+ */
+function withinDeadline(promise, fallback) {
+  const ms = Number(process.env.REDIS_TIMEOUT_MS) || 250
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms)
+  })
+  return Promise.race([promise.catch(() => fallback), timeout]).finally(() => clearTimeout(timer))
+}
+
 export default class GasApiCacheHandler {
   /** @param {unknown} ctx Next's CacheHandlerContext */
   constructor(ctx) {
@@ -19,21 +35,27 @@ export default class GasApiCacheHandler {
   /** @returns {Promise<any | null>} the Redis-backed handler, or null on the edge runtime */
   handler() {
     if (process.env.NEXT_RUNTIME === 'edge') return Promise.resolve(null)
-    nodeHandler ??= import('./next-cache-handler-node.mjs')
-    this.inner ??= nodeHandler.then((m) => new m.default(this.ctx))
+    nodeHandler ??= import('./next-cache-handler-node.mjs').catch((err) => {
+      nodeHandler = undefined // try again on the next call
+      throw err
+    })
+    this.inner ??= nodeHandler.then((m) => new m.default(this.ctx)).catch((err) => {
+      this.inner = undefined
+      throw err
+    })
     return this.inner
   }
 
   /** @param {string} key @param {any} ctx */
   async get(key, ctx) {
     const h = await this.handler()
-    return h ? h.get(key, ctx) : null
+    return h ? withinDeadline(h.get(key, ctx), null) : null
   }
 
   /** @param {string} key @param {any} data @param {any} ctx */
   async set(key, data, ctx) {
     const h = await this.handler()
-    if (h) await h.set(key, data, ctx)
+    if (h) await withinDeadline(h.set(key, data, ctx), undefined)
   }
 
   /** @param {string | string[]} tags @param {any} [durations] */

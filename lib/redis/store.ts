@@ -38,16 +38,21 @@ export async function putSharedWindow(chainId: number, window: FeeWindow, ttlMs:
  * Takes the chain's read lock (SET NX PX) for at most `ttlMs`.
  * @returns the token to release it with, null when another instance holds it, or UNAVAILABLE
  */
-export function lockChainRead(chainId: number, ttlMs: number): Promise<string | null | Unavailable> {
+export async function lockChainRead(chainId: number, ttlMs: number): Promise<string | null | Unavailable> {
   const token = randomUUID()
-  return withSharedStore(async (redis) => {
+  const result = await withSharedStore(async (redis) => {
     const ok = await redis.set(`${PREFIX}lock:${chainId}`, token, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } })
     return ok === 'OK' ? token : null
   })
+  // a SET that timed out here may still have run in Redis: release it, or the others would wait
+  // for a lock nobody holds
+  if (result === UNAVAILABLE) void unlockChainRead(chainId, token)
+  return result
 }
 
+/** Releases the lock if it still holds `token`; sent even while this instance is degraded. */
 export async function unlockChainRead(chainId: number, token: string): Promise<void> {
-  await withSharedStore((redis) => redis.eval(RELEASE_SCRIPT, { keys: [`${PREFIX}lock:${chainId}`], arguments: [token] }))
+  await withSharedStore((redis) => redis.eval(RELEASE_SCRIPT, { keys: [`${PREFIX}lock:${chainId}`], arguments: [token] }), { evenIfDegraded: true })
 }
 
 /**

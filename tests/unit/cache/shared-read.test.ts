@@ -52,6 +52,7 @@ const params = (store: SharedWindowStore, read: () => Promise<FeeWindow>, over: 
   store,
   chainId: 1,
   newerThan: 0,
+  minHeadNumber: 0,
   isFresh: (w) => Date.now() - w.fetchedAt < 1_000,
   read,
   publishTtlMs: 60_000,
@@ -90,6 +91,26 @@ describe('readThroughSharedStore', () => {
       expect(r.source).toBe('led')
       expect(node.calls).toHaveLength(1)
     }
+  })
+
+  test('behavior: a published window from a node behind ours is not taken', async () => {
+    const store = memoryStore()
+    const theirs = { ...makeWindow({ baseFees: [1n], next: 1n }), fetchedAt: Date.now() - 10 }
+    store.windows.set(1, theirs)
+    const node = upstream(1)
+    const r = await readThroughSharedStore(params(store, node.read, { minHeadNumber: theirs.headNumber + 1 }))
+    expect(r.source).toBe('led')
+    expect(node.calls).toHaveLength(1)
+  })
+
+  test('behavior: a window read by a machine whose clock runs ahead is taken as read now, not in the future', async () => {
+    const store = memoryStore()
+    store.windows.set(1, { ...makeWindow({ baseFees: [1n], next: 1n }), fetchedAt: Date.now() + 5_000 })
+    const before = Date.now()
+    const r = await readThroughSharedStore(params(store, upstream().read, { isFresh: () => true }))
+    expect(r.source).toBe('joined')
+    expect(r.window.fetchedAt).toBeGreaterThanOrEqual(before)
+    expect(r.window.fetchedAt).toBeLessThanOrEqual(Date.now())
   })
 
   test('behavior: without the store (down, slow, not configured) every caller reads on its own', async () => {
