@@ -2,9 +2,10 @@ import { cachedWindows } from '../cache/fee-window'
 import { sharedStoreUp } from '../redis/client'
 import { renderMetrics } from './registry'
 
-/** The /metrics body: the counters, plus each cached chain's data age and block. */
+/** The /metrics body: the counters, each cached chain's data age, head age and block, and with REDIS_URL the shared store's state. */
 export function metricsText(now = Date.now()): string {
   const windows = cachedWindows()
+  const up = sharedStoreUp()
   return renderMetrics([
     {
       name: 'gas_api_data_age_seconds',
@@ -21,13 +22,11 @@ export function metricsText(now = Date.now()): string {
       help: 'Latest block of the chain window this process serves.',
       samples: windows.map((w) => ({ labels: { chain: w.chainId }, value: w.headNumber })),
     },
-    ...(() => {
-      const up = sharedStoreUp()
-      return up === undefined ? [] : [{
-        name: 'gas_api_shared_store_up',
-        help: 'With REDIS_URL: 1 while this instance reaches Redis (shared mode), 0 while it serves on its own (degraded).',
-        samples: [{ labels: {}, value: up }],
-      }]
-    })(),
+    // only with REDIS_URL
+    ...(up === undefined ? [] : [{
+      name: 'gas_api_shared_store_up',
+      help: 'With REDIS_URL: 1 while this instance reaches Redis (shared mode), 0 while it serves on its own (degraded).',
+      samples: [{ labels: {}, value: up }],
+    }]),
   ])
 }
