@@ -4,12 +4,10 @@ import { runBacktest, type BacktestResult } from '../lib/fees/backtest'
 import { toBlockStats } from '../lib/fees/block-stats'
 import { STRATEGIES } from '../lib/fees/strategies'
 import { loadRecording, loadSharedDatasets } from '../lib/datasets/shared-data'
+import { takeOption } from '../lib/cli-args'
 
 const args = process.argv.slice(2)
-const opt = (name: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? args.splice(i, 2)[1] : undefined
-}
+const opt = (name: string) => takeOption(args, name)
 const names = opt('--strategy')?.split(',')
 const jsonOut = opt('--json') ?? 'backtest-results.json'
 const sharedRoot = opt('--shared')

@@ -1,12 +1,10 @@
 // npm run bench [-- --seconds 5 --rounds 5 --connections 1,50 --no-build]
 import { runBench } from '../lib/bench/run'
 import { buildService } from '../lib/devnet/service'
+import { takeOption } from '../lib/cli-args'
 
 const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? args[i + 1] : fallback
-}
+const opt = (name: string, fallback: string) => takeOption(args, name) ?? fallback
 const seconds = Number(opt('--seconds', '5'))
 const rounds = Number(opt('--rounds', '5'))
 const connections = opt('--connections', '1,50').split(',').map(Number)

@@ -2,12 +2,10 @@
 import { writeFileSync } from 'node:fs'
 import { toJsonLines } from '../lib/fees/recording'
 import { recordBlocks } from '../lib/rpc/record-blocks'
+import { takeOption } from '../lib/cli-args'
 
 const args = process.argv.slice(2)
-const opt = (name: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? args[i + 1] : undefined
-}
+const opt = (name: string) => takeOption(args, name)
 const rpc = opt('--rpc')
 const count = Number(opt('--blocks') ?? 500)
 const out = opt('--out')

@@ -1,12 +1,10 @@
 // npm run bench:scale-out [-- --seconds 20 --connections 10 --no-build]
 import { runScaleOut } from '../lib/bench/scale-out'
 import { buildService } from '../lib/devnet/service'
+import { takeOption } from '../lib/cli-args'
 
 const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? args[i + 1] : fallback
-}
+const opt = (name: string, fallback: string) => takeOption(args, name) ?? fallback
 const seconds = Number(opt('--seconds', '20'))
 const connections = Number(opt('--connections', '10'))
 if (!args.includes('--no-build')) await buildService()
