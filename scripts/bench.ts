@@ -1,6 +1,6 @@
 // npm run bench [-- --seconds 5 --rounds 5 --connections 1,50 --no-build]
 import { runBench } from '../lib/bench/run'
-import { buildService } from '../lib/devnet/service'
+import { ensureFreshBuild } from '../lib/devnet/fresh-build'
 import { takeOption } from '../lib/cli-args'
 
 const args = process.argv.slice(2)
@@ -8,7 +8,7 @@ const opt = (name: string, fallback: string) => takeOption(args, name) ?? fallba
 const seconds = Number(opt('--seconds', '5'))
 const rounds = Number(opt('--rounds', '5'))
 const connections = opt('--connections', '1,50').split(',').map(Number)
-if (!args.includes('--no-build')) await buildService()
+if (!args.includes('--no-build')) await ensureFreshBuild()
 
 const report = await runBench({ seconds, connections, rounds, log: (s) => console.error(s) })
 const f = (x: number, d = 0) => x.toFixed(d)

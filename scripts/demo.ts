@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto'
 import { startDevnet } from '../lib/devnet/devnet'
 import { getDemoEnv } from '../lib/env'
-import { buildService, startService } from '../lib/devnet/service'
+import { ensureFreshBuild } from '../lib/devnet/fresh-build'
+import { startService } from '../lib/devnet/service'
 
 const settings = getDemoEnv()
 const port = settings.PORT
@@ -18,7 +19,7 @@ const stopAll = async () => {
 }
 let service: Awaited<ReturnType<typeof startService>> | undefined
 try {
-  if (!process.argv.includes('--no-build')) await buildService()
+  if (!process.argv.includes('--no-build')) await ensureFreshBuild()
   service = await startService({
     port,
     env: {

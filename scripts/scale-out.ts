@@ -1,13 +1,13 @@
 // npm run bench:scale-out [-- --seconds 20 --connections 10 --no-build]
 import { runScaleOut } from '../lib/bench/scale-out'
-import { buildService } from '../lib/devnet/service'
+import { ensureFreshBuild } from '../lib/devnet/fresh-build'
 import { takeOption } from '../lib/cli-args'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => takeOption(args, name) ?? fallback
 const seconds = Number(opt('--seconds', '20'))
 const connections = Number(opt('--connections', '10'))
-if (!args.includes('--no-build')) await buildService()
+if (!args.includes('--no-build')) await ensureFreshBuild()
 
 const rows = await runScaleOut({ seconds, connections, log: (s) => console.error(s) })
 console.log(`\nnpm run bench:scale-out -- --seconds ${seconds} --connections ${connections}   (per instance: autocannon on suggestedGasFees, ${connections} connections, ${seconds} s; anvil producing a block every 2 s)\n`)

@@ -1,11 +1,11 @@
 // npm run soak [-- --minutes 10 --no-build]
 import { runSoak } from '../lib/bench/soak'
-import { buildService } from '../lib/devnet/service'
+import { ensureFreshBuild } from '../lib/devnet/fresh-build'
 import { takeOption } from '../lib/cli-args'
 
 const args = process.argv.slice(2)
 const minutes = Number(takeOption(args, '--minutes') ?? 10)
-if (!args.includes('--no-build')) await buildService()
+if (!args.includes('--no-build')) await ensureFreshBuild()
 const r = await runSoak({ minutes, log: (s) => console.error(s) })
 console.log(`\nnpm run soak -- --minutes ${minutes}   (10 connections, the four endpoints 15 s each per minute; the node frozen with SIGSTOP for 8 s every other minute)\n`)
 console.log('| minute | server RSS (MB) | requests | errors | node frozen |')

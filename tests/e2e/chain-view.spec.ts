@@ -1,4 +1,5 @@
 import { apiGet, expect, readChainView, test } from './fixtures'
+import type { SuggestedGasFees } from '@/lib/fees/schemas'
 
 test.describe('chain view /networks/31337', () => {
   test('renders the numbers the API answers for the same block', async ({ page }) => {
@@ -8,7 +9,7 @@ test.describe('chain view /networks/31337', () => {
     let compared = false
     for (let attempt = 0; attempt < 20 && !compared; attempt++) {
       const shown = await readChainView(page)
-      const api = await apiGet('/networks/31337/suggestedGasFees')
+      const api = await apiGet<SuggestedGasFees>('/networks/31337/suggestedGasFees')
       if (api.block !== shown.block) {
         await page.waitForTimeout(150)
         continue

@@ -8,16 +8,17 @@ export const env = () => ({
 
 /** A page signed in with the test API key (the browser answers the Basic challenge). */
 export const test = base.extend<object>({
-  baseURL: async ({}, use) => use(env().baseURL),
-  httpCredentials: async ({}, use) => use({ username: env().user, password: env().password }),
+  // (Playwright's fixture callback is named `provide` here: React's hook rule claims the name `use`)
+  baseURL: async ({}, provide) => provide(env().baseURL),
+  httpCredentials: async ({}, provide) => provide({ username: env().user, password: env().password }),
 })
 export { expect }
 
 /** GET the API directly (not through the page), with the same credentials. */
-export async function apiGet(path: string): Promise<{ block: number; body: any }> {
+export async function apiGet<T = Record<string, unknown>>(path: string): Promise<{ block: number; body: T }> {
   const { baseURL, user, password } = env()
   const res = await fetch(`${baseURL}${path}`, { headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } })
-  return { block: Number(res.headers.get('x-block-number')), body: await res.json() }
+  return { block: Number(res.headers.get('x-block-number')), body: (await res.json()) as T }
 }
 
 /** What the chain view shows right now: exact values from data-value attributes. */

@@ -1,7 +1,7 @@
 import { freePort } from '@/lib/devnet/anvil'
 import { startDevnet } from '@/lib/devnet/devnet'
-import { buildService, startService } from '@/lib/devnet/service'
-import { existsSync } from 'node:fs'
+import { ensureFreshBuild } from '@/lib/devnet/fresh-build'
+import { startService } from '@/lib/devnet/service'
 import { startFakeRpc } from '../support/fake-rpc'
 import { mainnetFakeChain } from '../support/mainnet-blocks'
 
@@ -16,7 +16,7 @@ export default async function globalSetup() {
   const quiet = await startDevnet({ chainId: 31338, blockTimeSec: 2, seedBlocks: 30, liveTraffic: false })
   const flaky = await startFakeRpc({ chainId: 31343, ...mainnetFakeChain(1) })
   const closed = await freePort()
-  if (!existsSync('.next/BUILD_ID')) await buildService()
+  await ensureFreshBuild()
   const user = 'e2e'
   const password = 'e2e:secret'
   const service = await startService({

@@ -1,4 +1,5 @@
 import { apiGet, expect, test } from './fixtures'
+import type { SuggestedGasFees } from '@/lib/fees/schemas'
 
 test('the overview lists every configured chain and links to its view', async ({ page }) => {
   await page.goto('/')
@@ -15,7 +16,7 @@ test('the overview lists every configured chain and links to its view', async ({
   await expect(page.getByTestId('chain-31342').locator('[role="alert"][data-status="503"]')).toBeVisible()
 
   const shownFee = await live.getByTestId('medium-max-fee').getAttribute('data-value')
-  const api = await apiGet('/networks/31337/suggestedGasFees')
+  const api = await apiGet<SuggestedGasFees>('/networks/31337/suggestedGasFees')
   expect(shownFee).toMatch(/^\d+(\.\d+)?$/)
   expect(api.body.medium.suggestedMaxFeePerGas).toMatch(/^\d+(\.\d+)?$/)
 

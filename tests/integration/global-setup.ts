@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
@@ -7,7 +7,8 @@ import { freePort, startAnvil } from '@/lib/devnet/anvil'
 import { startCountingProxy } from '@/lib/devnet/counting-proxy'
 import { startDevnet } from '@/lib/devnet/devnet'
 import { rpc } from '@/lib/devnet/json-rpc'
-import { buildService, startService } from '@/lib/devnet/service'
+import { ensureFreshBuild } from '@/lib/devnet/fresh-build'
+import { startService } from '@/lib/devnet/service'
 import { startFakeRpc } from '../support/fake-rpc'
 import { mainnetFakeChain } from '../support/mainnet-blocks'
 
@@ -73,7 +74,7 @@ export default async function setup(project: TestProject) {
     stops.push(flaky.close)
     const closedPort = await freePort()
 
-    if (!existsSync('.next/BUILD_ID')) await buildService()
+    await ensureFreshBuild()
     const rpcTimeoutMs = 1_500
     const maxStaleSeconds = 4
     const credentials: IntegrationContext['credentials'] = {

@@ -6,6 +6,9 @@ export const ctx = () => inject('integration')
 export const basic = ([key, secret]: readonly [string, string]) =>
   `Basic ${Buffer.from(`${key}:${secret}`, 'utf8').toString('base64')}`
 
+/** A parsed answer: the error body's fields when it is one; zod schemas narrow the rest. */
+export type ApiBody = { statusCode?: number; error?: string; message?: string } & Record<string, unknown>
+
 /** GET an API path with the plain test credentials (or the given Authorization header). */
 export async function api(path: string, init: { auth?: string | null; method?: string } = {}) {
   const c = ctx()
@@ -20,7 +23,7 @@ export async function api(path: string, init: { auth?: string | null; method?: s
   } catch {
     body = text
   }
-  return { status: res.status, headers: res.headers, body: body as any }
+  return { status: res.status, headers: res.headers, body: body as ApiBody }
 }
 
 async function nodeRpc<T>(method: string, params: unknown[]): Promise<T> {

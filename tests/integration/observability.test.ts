@@ -11,7 +11,7 @@ describe('/metrics', () => {
     const res = await api('/metrics')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/)
-    const text = res.body as string
+    const text = String(res.body)
     const value = (re: RegExp) => Number(re.exec(text)?.[1] ?? Number.NaN)
     expect(value(/^gas_api_requests_total\{route="busyThreshold",status="200"\} (\d+)$/m)).toBeGreaterThanOrEqual(3)
     expect(value(/^gas_api_requests_total\{route="busyThreshold",status="400"\} (\d+)$/m)).toBeGreaterThanOrEqual(1)

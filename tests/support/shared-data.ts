@@ -31,7 +31,7 @@ export function readJson<T = unknown>(...parts: string[]): T {
 
 /** An erigon rpc-tests fixture: [{ request, response }]. */
 export function erigonFixture(network: string, method: string, test: string) {
-  const [entry] = readJson<{ request: unknown; response: { result?: any } }[]>(
+  const [entry] = readJson<{ request: unknown; response: { result?: unknown } }[]>(
     'erigon-rpc-tests-fixtures', 'integration', network, method, `${test}.json`,
   )
   return entry

@@ -24,7 +24,7 @@ describe('recording format', () => {
 describe('erigon fixtures', () => {
   test('behavior: block 16,000,000\'s largest effective tip equals eth_feeHistory\'s p100 for it', () => {
     const block = erigonFixture('mainnet', 'eth_getBlockByNumber', 'test_02').response.result ?? erigonFixture('mainnet', 'eth_getBlockByNumber', 'test_04').response.result
-    const fh = erigonFixture('mainnet', 'eth_feeHistory', 'test_05').response.result
+    const fh = erigonFixture('mainnet', 'eth_feeHistory', 'test_05').response.result as { oldestBlock: string; reward: string[][] }
     const recorded = loadErigonFixtures(sharedDataPath('erigon-rpc-tests-fixtures', 'integration'))
       .find((d) => d.name === 'erigon-mainnet-block-16000000')
     expect(recorded, 'block 16,000,000 is among the fixtures').toBeDefined()
