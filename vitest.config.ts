@@ -1,7 +1,34 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 const root = fileURLToPath(new URL('.', import.meta.url))
+
+/**
+ * The unit tests that read ../shared/data (the recorded chain data beside the checkout, never copied
+ * into it): those importing the support modules that read it. A user's own clone may not have the
+ * folder; then these files are left out, and the run says so, instead of failing with a stack trace.
+ */
+const SHARED_DATA = join(root, '../shared/data')
+const READS_SHARED_DATA = /from '(?:\.\.\/)+support\/(?:shared-data|mainnet-blocks|windows)'/
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+  )
+}
+const needShared = existsSync(SHARED_DATA)
+  ? []
+  : testFiles(join(root, 'tests/unit'))
+      .filter((f) => READS_SHARED_DATA.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f))
+if (needShared.length > 0) {
+  console.warn(
+    `\n../shared/data is not beside this checkout (${SHARED_DATA}): the ${needShared.length} unit test files that read recorded chain data are not run:\n` +
+      needShared.map((f) => `  - ${f}`).join('\n') +
+      '\nThe integration and browser suites use synthetic blocks for their fake nodes instead. CI always has ../shared/data.\n',
+  )
+}
 
 export default defineConfig({
   resolve: { alias: { '@': root } },
@@ -9,7 +36,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], exclude: needShared, environment: 'node' },
       },
       {
         extends: true,

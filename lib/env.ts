@@ -8,7 +8,7 @@ import { z } from 'zod'
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
-  .transform((v) => v === undefined || v === '' ? undefined : v === 'true' || v === '1')
+  .transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1'))
 
 /** `<requests>/<seconds>`, e.g. `1200/60`; `0` disables the limit. */
 const RatePolicySchema = z
@@ -21,7 +21,12 @@ const RatePolicySchema = z
 
 const RpcUrlListSchema = z
   .string()
-  .transform((s) => s.split(',').map((u) => u.trim()).filter((u) => u.length > 0))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((u) => u.trim())
+      .filter((u) => u.length > 0),
+  )
   .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1, 'at least one http(s) URL'))
 
 export const ServerEnvSchema = z.object({
@@ -44,13 +49,20 @@ export const ServerEnvSchema = z.object({
   RATE_LIMITS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((e) => e.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^.+=(0|[1-9]\d{0,8}\/[1-9]\d{0,5})$/, 'key=requests/seconds')))
     .transform((entries) =>
-      Object.fromEntries(entries.map((e) => {
-        const i = e.lastIndexOf('=')
-        return [e.slice(0, i), RatePolicySchema.parse(e.slice(i + 1))]
-      })),
+      Object.fromEntries(
+        entries.map((e) => {
+          const i = e.lastIndexOf('=')
+          return [e.slice(0, i), RatePolicySchema.parse(e.slice(i + 1))]
+        }),
+      ),
     ),
   /** One JSON log line per API request (default true). */
   REQUEST_LOG: booleanFlag.transform((v) => v ?? true),
@@ -83,8 +95,8 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
   if (cached?.source === source) return cached.env
   const rpcUrls: Record<string, string> = {}
   for (const [name, value] of Object.entries(source)) {
-    const m = /^RPC_URL_(\d+)$/.exec(name)
-    if (m && value !== undefined && value.trim() !== '') rpcUrls[m[1]] = value
+    const chainId = /^RPC_URL_(\d+)$/.exec(name)?.[1]
+    if (chainId !== undefined && value !== undefined && value.trim() !== '') rpcUrls[chainId] = value
   }
   const result = ServerEnvSchema.safeParse({
     API_KEYS: source.API_KEYS,
@@ -101,8 +113,7 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     rpcUrls,
   })
   if (!result.success) {
-    const where = result.error.issues
-      .map((i) => (i.path[0] === 'rpcUrls' ? `RPC_URL_${String(i.path[1])}` : String(i.path[0])))
+    const where = result.error.issues.map((i) => (i.path[0] === 'rpcUrls' ? `RPC_URL_${String(i.path[1])}` : String(i.path[0])))
     throw new ConfigError(`Invalid configuration in ${[...new Set(where)].join(', ')}`)
   }
   cached = { source, env: result.data }
@@ -127,6 +138,7 @@ export const DemoEnvSchema = z.object({
 /** The demo script's settings (PORT, DEMO_API_SECRET), validated like the server's. */
 export function getDemoEnv(source: EnvSource = process.env) {
   const result = DemoEnvSchema.safeParse({ PORT: source.PORT || undefined, DEMO_API_SECRET: source.DEMO_API_SECRET || undefined })
-  if (!result.success) throw new ConfigError(`Invalid configuration in ${[...new Set(result.error.issues.map((i) => String(i.path[0])))].join(', ')}`)
+  if (!result.success)
+    throw new ConfigError(`Invalid configuration in ${[...new Set(result.error.issues.map((i) => String(i.path[0])))].join(', ')}`)
   return result.data
 }

@@ -30,16 +30,23 @@ for (const { name, recording } of datasets) {
   const result = runBacktest({ blocks, intervalMs, mode, strategies, source: name, chainId: recording.header.chainId })
   results.push(result)
   const trials = Math.max(0, ...result.metrics.map((m) => m.trials))
-  console.log(`\n## ${name}: chain ${result.chainId}, ${blocks.length} blocks, ${intervalMs} ms interval, ${mode} mode, up to ${trials} trials`)
+  console.log(
+    `\n## ${name}: chain ${result.chainId}, ${blocks.length} blocks, ${intervalMs} ms interval, ${mode} mode, up to ${trials} trials`,
+  )
   if (trials === 0) {
     console.log('(too short: a trial needs 20 blocks of history and the longest promised wait after it)')
     continue
   }
-  if (mode === 'base-fee') console.log('(no per-transaction tips: inclusion counts whether the max fee minus the tip covers the base fee; no overpayment)')
-  console.log('| strategy | level | trials | promised blocks | inclusion in promise | median overpay | p90 overpay | mean wait (blocks) | calibration |')
+  if (mode === 'base-fee')
+    console.log('(no per-transaction tips: inclusion counts whether the max fee minus the tip covers the base fee; no overpayment)')
+  console.log(
+    '| strategy | level | trials | promised blocks | inclusion in promise | median overpay | p90 overpay | mean wait (blocks) | calibration |',
+  )
   console.log('|---|---|---|---|---|---|---|---|---|')
   for (const m of result.metrics) {
-    console.log(`| ${m.strategy} | ${m.level} | ${m.trials} | ${m.promisedBlocks} | ${pct(m.inclusionRate)} | ${pct(m.medianOverpayment)} | ${pct(m.p90Overpayment)} | ${m.meanWaitBlocks === null ? '—' : m.meanWaitBlocks.toFixed(2)} | ${pct(m.calibration)} |`)
+    console.log(
+      `| ${m.strategy} | ${m.level} | ${m.trials} | ${m.promisedBlocks} | ${pct(m.inclusionRate)} | ${pct(m.medianOverpayment)} | ${pct(m.p90Overpayment)} | ${m.meanWaitBlocks === null ? '—' : m.meanWaitBlocks.toFixed(2)} | ${pct(m.calibration)} |`,
+    )
   }
 }
 writeFileSync(jsonOut, JSON.stringify(results, null, 2))

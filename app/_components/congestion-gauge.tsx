@@ -12,13 +12,27 @@ export function CongestionGauge({ value, level }: { value: number; level: Conges
   return (
     <div>
       <div className="flex items-baseline justify-between">
-        <span className={`text-lg font-semibold capitalize ${STYLE[level].text}`} data-testid="congestion-word">{level}</span>
-        <span className="tabular-nums text-sm text-slate-700 dark:text-slate-300" data-testid="congestion" data-value={value}>{formatPercent(value)}</span>
+        <span className={`text-lg font-semibold capitalize ${STYLE[level].text}`} data-testid="congestion-word">
+          {level}
+        </span>
+        <span className="tabular-nums text-sm text-slate-700 dark:text-slate-300" data-testid="congestion" data-value={value}>
+          {formatPercent(value)}
+        </span>
       </div>
-      <div role="meter" aria-label="Network congestion" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(value * 100)} aria-valuetext={`${level}, ${formatPercent(value)}`} className="mt-2 h-2.5 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800">
+      <div
+        role="meter"
+        aria-label="Network congestion"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(value * 100)}
+        aria-valuetext={`${level}, ${formatPercent(value)}`}
+        className="mt-2 h-2.5 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+      >
         <div className={`h-full ${STYLE[level].bar}`} style={{ width: `${Math.max(2, value * 100)}%` }} />
       </div>
-      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">Share of the last 500 blocks whose base fee was at or below the next one. Busy above 90%.</p>
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+        Share of the last 500 blocks whose base fee was at or below the next one. Busy above 90%.
+      </p>
     </div>
   )
 }

@@ -7,9 +7,24 @@ import { toErrorResponse } from '@/lib/http/respond'
 export const dynamic = 'force-dynamic'
 
 const BODY = JSON.stringify({
-  low: { suggestedMaxPriorityFeePerGas: '0.610244561', suggestedMaxFeePerGas: '1.039736944', minWaitTimeEstimate: 2016, maxWaitTimeEstimate: 12096 },
-  medium: { suggestedMaxPriorityFeePerGas: '1.202228912', suggestedMaxFeePerGas: '1.74580521', minWaitTimeEstimate: 2016, maxWaitTimeEstimate: 6048 },
-  high: { suggestedMaxPriorityFeePerGas: '2.005385341', suggestedMaxFeePerGas: '2.693349094', minWaitTimeEstimate: 2016, maxWaitTimeEstimate: 4032 },
+  low: {
+    suggestedMaxPriorityFeePerGas: '0.610244561',
+    suggestedMaxFeePerGas: '1.039736944',
+    minWaitTimeEstimate: 2016,
+    maxWaitTimeEstimate: 12096,
+  },
+  medium: {
+    suggestedMaxPriorityFeePerGas: '1.202228912',
+    suggestedMaxFeePerGas: '1.74580521',
+    minWaitTimeEstimate: 2016,
+    maxWaitTimeEstimate: 6048,
+  },
+  high: {
+    suggestedMaxPriorityFeePerGas: '2.005385341',
+    suggestedMaxFeePerGas: '2.693349094',
+    minWaitTimeEstimate: 2016,
+    maxWaitTimeEstimate: 4032,
+  },
   estimatedBaseFee: '0.429492383',
   networkCongestion: 0.554,
   latestPriorityFeeRange: ['0.48086478', '23.980848237'],

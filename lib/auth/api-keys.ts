@@ -16,20 +16,23 @@ const HASHED = /^sha256:([0-9a-fA-F]{64})$/
  */
 export async function parseApiKeys(setting: string): Promise<ApiKeyEntry[]> {
   const entries: ApiKeyEntry[] = []
-  const parts = setting.split(',').map((p) => p.trim()).filter((p) => p.length > 0)
+  const parts = setting
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0)
   for (const [index, part] of parts.entries()) {
     const colon = part.indexOf(':')
     const key = colon > 0 ? part.slice(0, colon) : ''
     const rest = colon > 0 ? part.slice(colon + 1) : ''
     if (!key || !rest) throw new ApiKeysConfigError(`API_KEYS entry ${index + 1} is not key:secret`)
-    const hashed = HASHED.exec(rest)
-    if (!hashed && rest.startsWith('sha256:')) {
+    const digestHex = HASHED.exec(rest)?.[1]
+    if (digestHex === undefined && rest.startsWith('sha256:')) {
       throw new ApiKeysConfigError(`API_KEYS entry ${index + 1} ('${key}') has a malformed sha256 digest`)
     }
     entries.push({
       key,
       keyDigest: await sha256(key),
-      secretDigest: hashed ? hexToBytes(hashed[1]) : await sha256(rest),
+      secretDigest: digestHex !== undefined ? hexToBytes(digestHex) : await sha256(rest),
     })
   }
   return entries
@@ -40,11 +43,7 @@ export async function parseApiKeys(setting: string): Promise<ApiKeyEntry[]> {
  * digests, with no early exit, so timing reveals neither where a secret differs nor which keys exist.
  * @returns the matching key, or null
  */
-export async function verifyApiKey(
-  entries: readonly ApiKeyEntry[],
-  key: string,
-  secret: string,
-): Promise<string | null> {
+export async function verifyApiKey(entries: readonly ApiKeyEntry[], key: string, secret: string): Promise<string | null> {
   const [keyDigest, secretDigest] = await Promise.all([sha256(key), sha256(secret)])
   let found: string | null = null
   for (const entry of entries) {

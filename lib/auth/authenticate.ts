@@ -2,8 +2,7 @@ import { ApiKeysConfigError, loadApiKeys, verifyApiKey } from './api-keys'
 import { parseBasicAuth } from './basic-auth'
 
 export type AuthResult =
-  | { ok: true; key: string }
-  | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'unconfigured' | 'misconfigured' }
+  { ok: true; key: string } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'unconfigured' | 'misconfigured' }
 
 /**
  * Headers that verified, by exact value, for this API_KEYS setting. Only successes are kept, so a
@@ -35,4 +34,3 @@ export async function authenticate(header: string | null, apiKeysSetting: string
   remembered.keys.set(header, key)
   return { ok: true, key }
 }
-

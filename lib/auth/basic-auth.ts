@@ -12,9 +12,8 @@ const TOKEN68 = /^[A-Za-z0-9+/]+={0,2}$/
  */
 export function parseBasicAuth(header: string | null | undefined): BasicCredentials | null {
   if (!header) return null
-  const match = /^([A-Za-z]+) +(\S+)$/.exec(header.trim())
-  if (!match || match[1].toLowerCase() !== 'basic') return null
-  const token = match[2]
+  const [, scheme, token] = /^([A-Za-z]+) +(\S+)$/.exec(header.trim()) ?? []
+  if (scheme?.toLowerCase() !== 'basic' || token === undefined) return null
   if (!TOKEN68.test(token) || token.length % 4 === 1) return null
   let bytes: Uint8Array
   try {

@@ -22,7 +22,12 @@ export type BenchRow = LoadResult & {
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
   const m = Math.floor(s.length / 2)
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+  const upper = s[m]
+  if (upper === undefined) throw new Error('median of no values (no rounds?)')
+  if (s.length % 2) return upper
+  const lower = s[m - 1]
+  if (lower === undefined) throw new Error(`median: no value at ${m - 1} of ${s.length}`)
+  return (lower + upper) / 2
 }
 
 export type BenchReport = {
@@ -39,7 +44,12 @@ const ENDPOINTS = ['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'ba
  * middleware: the framework's floor) and /bench-floor (the same without the dynamic segment).
  * Each target is loaded with autocannon at each connection count after a warm-up.
  */
-export async function runBench(opts: { seconds: number; connections: number[]; rounds: number; log: (s: string) => void }): Promise<BenchReport> {
+export async function runBench(opts: {
+  seconds: number
+  connections: number[]
+  rounds: number
+  log: (s: string) => void
+}): Promise<BenchReport> {
   // anvil keeps producing a block every 2 s; the seeded history carries the traffic, and live
   // transaction traffic (hundreds of JSON-RPC calls a block) would compete for the same two cores
   const devnet = await startDevnet({ chainId: 31337, blockTimeSec: 2, seedBlocks: 520, liveTraffic: false })
@@ -68,7 +78,13 @@ export async function runBench(opts: { seconds: number; connections: number[]; r
     const latencyMs = performance.now() - t0
     if (!first.ok) throw new Error(`cold request failed: ${first.status}`)
     const cc = coldProxy.counts()
-    const coldResult = { latencyMs, upstreamRequests: cc['<http>'] ?? 0, upstreamCalls: Object.entries(cc).filter(([k]) => k !== '<http>').reduce((s, [, v]) => s + v, 0) }
+    const coldResult = {
+      latencyMs,
+      upstreamRequests: cc['<http>'] ?? 0,
+      upstreamCalls: Object.entries(cc)
+        .filter(([k]) => k !== '<http>')
+        .reduce((s, [, v]) => s + v, 0),
+    }
 
     const sample = Buffer.from(await (await fetch(`${service.url}/networks/31337/suggestedGasFees`, { headers })).arrayBuffer())
     const bare = createServer((_req, res) => {
@@ -81,32 +97,45 @@ export async function runBench(opts: { seconds: number; connections: number[]; r
     // The floor the endpoints are compared with is a constant route with a dynamic segment, as the
     // API's /networks/{chainId}/… routes have (Next matches and passes the params); the static
     // constant route is shown as well.
-    const targets: [string, string][] = [ // [1] is the floor
+    const floor: [string, string] = ['next constant, dynamic segment (framework floor)', `${service.url}/bench-floor/31337`]
+    const targets: [string, string][] = [
       ['node:http (machine limit)', bareUrl],
-      ['next constant, dynamic segment (framework floor)', `${service.url}/bench-floor/31337`],
+      floor,
       ['next constant, static route', `${service.url}/bench-floor`],
       ...ENDPOINTS.map((e): [string, string] => [e, `${service.url}/networks/31337/${e}`]),
     ]
     const rows: BenchRow[] = []
-    const FLOOR = targets[1][0]
+    const FLOOR = floor[0]
     for (const connections of opts.connections) {
       // Rounds interleave the targets (each round in a rotated order), so the machine's drift over
       // minutes hits the floor and the endpoints alike; every ratio compares runs of the same round.
       const runs = new Map<string, { r: LoadResult; calls: number; blocks: number }[]>(targets.map(([t]) => [t, []]))
       for (let round = 0; round < opts.rounds; round++) {
-        const order = targets.map((_, i) => targets[(i + round) % targets.length])
+        // the targets rotated left by `round`
+        const shift = round % targets.length
+        const order = [...targets.slice(shift), ...targets.slice(0, shift)]
         for (const [target, url] of order) {
           await load(url, { connections, seconds: 1, headers }) // warm-up
           const headBefore = Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
           proxy.reset()
           const r = await load(url, { connections, seconds: opts.seconds, headers })
           const headAfter = Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
-          const calls = Object.entries(proxy.counts()).filter(([k]) => k !== '<http>').reduce((sum, [, v]) => sum + v, 0)
+          const calls = Object.entries(proxy.counts())
+            .filter(([k]) => k !== '<http>')
+            .reduce((sum, [, v]) => sum + v, 0)
           runs.get(target)!.push({ r, calls, blocks: headAfter - headBefore })
-          opts.log(`round ${round + 1}/${opts.rounds} ${target} @${connections}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`)
+          opts.log(
+            `round ${round + 1}/${opts.rounds} ${target} @${connections}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`,
+          )
         }
       }
       const floorRuns = runs.get(FLOOR)!
+      // every target ran once per round, so run i of a target and of the floor share round i
+      const floorRun = (i: number) => {
+        const run = floorRuns[i]
+        if (!run) throw new Error(`the floor has no run for round ${i + 1}`)
+        return run.r
+      }
       for (const [target] of targets) {
         const rs = runs.get(target)!
         const isEndpoint = ENDPOINTS.includes(target)
@@ -121,15 +150,19 @@ export async function runBench(opts: { seconds: number; connections: number[]; r
           p99: median(rs.map((x) => x.r.p99)),
           errors: rs.reduce((sum, x) => sum + x.r.errors, 0),
           requests: rs.reduce((sum, x) => sum + x.r.requests, 0),
-          ...(target.startsWith('node:http') ? {} : {
-            rpsVsFloor: median(rs.map((x, i) => x.r.rps / floorRuns[i].r.rps)),
-            p99VsFloor: median(rs.map((x, i) => x.r.p99 / Math.max(floorRuns[i].r.p99, 1))),
-          }),
-          ...(isEndpoint ? {
-            newBlocks: blocks,
-            callsPerBlock: blocks > 0 ? calls / blocks : calls,
-            worstCallsPerBlock: Math.max(...rs.map((x) => (x.blocks > 0 ? x.calls / x.blocks : x.calls))),
-          } : {}),
+          ...(target.startsWith('node:http')
+            ? {}
+            : {
+                rpsVsFloor: median(rs.map((x, i) => x.r.rps / floorRun(i).rps)),
+                p99VsFloor: median(rs.map((x, i) => x.r.p99 / Math.max(floorRun(i).p99, 1))),
+              }),
+          ...(isEndpoint
+            ? {
+                newBlocks: blocks,
+                callsPerBlock: blocks > 0 ? calls / blocks : calls,
+                worstCallsPerBlock: Math.max(...rs.map((x) => (x.blocks > 0 ? x.calls / x.blocks : x.calls))),
+              }
+            : {}),
         })
       }
     }

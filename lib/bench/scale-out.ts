@@ -33,7 +33,11 @@ async function redisCommandCount(url: string, reset = false): Promise<number> {
       return 0
     }
     const info = await c.info('commandstats')
-    return [...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].filter((m) => !m[1].startsWith('config') && m[1] !== 'info').reduce((sum, m) => sum + Number(m[2]), 0)
+    let sum = 0
+    for (const [, command, calls] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+      if (command !== undefined && !command.startsWith('config') && command !== 'info') sum += Number(calls)
+    }
+    return sum
   } finally {
     c.destroy()
   }
@@ -43,7 +47,9 @@ const KEY = 'bench:bench-secret'
 async function metric(service: Service, auth: string, name: string): Promise<Record<string, number>> {
   const text = await (await fetch(`${service.url}/metrics`, { headers: { authorization: auth } })).text()
   const out: Record<string, number> = {}
-  for (const m of text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\d+)$`, 'gm'))) out[m[1]] = Number(m[2])
+  for (const [, labels, value] of text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\d+)$`, 'gm'))) {
+    if (labels !== undefined) out[labels] = Number(value)
+  }
   return out
 }
 
@@ -59,7 +65,13 @@ export async function runScaleOut(opts: { seconds: number; connections: number; 
   const auth = `Basic ${Buffer.from(KEY).toString('base64')}`
   const headers = { authorization: auth }
   // a finite quota, as every key has by default: with Redis each request is one counter EVAL
-  const env = { API_KEYS: KEY, RATE_LIMITS: 'bench=999999999/60', USE_PUBLIC_RPCS: 'false', REQUEST_LOG: 'false', [`RPC_URL_${CHAIN}`]: proxy.url }
+  const env = {
+    API_KEYS: KEY,
+    RATE_LIMITS: 'bench=999999999/60',
+    USE_PUBLIC_RPCS: 'false',
+    REQUEST_LOG: 'false',
+    [`RPC_URL_${CHAIN}`]: proxy.url,
+  }
   const setups: { setup: string; instances: number; redis: boolean }[] = [
     { setup: 'one instance', instances: 1, redis: false },
     { setup: 'two instances, no shared store', instances: 2, redis: false },
@@ -85,12 +97,16 @@ export async function runScaleOut(opts: { seconds: number; connections: number; 
         const redisCommands = s.redis ? await redisCommandCount(redis.url) : undefined
         const after = await Promise.all(services.map((svc) => metric(svc, auth, 'gas_api_shared_reads_total')))
         const newBlocks = Math.max(1, headAfter - headBefore)
-        const calls = Object.entries(counts).filter(([k]) => k !== '<http>').reduce((sum, [, v]) => sum + v, 0)
+        const calls = Object.entries(counts)
+          .filter(([k]) => k !== '<http>')
+          .reduce((sum, [, v]) => sum + v, 0)
         const sources: Record<string, number> = {}
         after.forEach((m, i) => {
+          const previous = before[i]
+          if (!previous) throw new Error(`no metrics from instance ${i + 1} before the run`)
           for (const [labels, v] of Object.entries(m)) {
             const source = /source="(\w+)"/.exec(labels)?.[1] ?? labels
-            sources[source] = (sources[source] ?? 0) + v - (before[i][labels] ?? 0)
+            sources[source] = (sources[source] ?? 0) + v - (previous[labels] ?? 0)
           }
         })
         const total: LoadResult = {
@@ -110,7 +126,9 @@ export async function runScaleOut(opts: { seconds: number; connections: number; 
           ...(s.redis ? { sources, redisCommands } : {}),
         }
         rows.push(row)
-        opts.log(`${s.setup}: ${Math.round(total.rps)} req/s, ${total.errors} errors, ${row.readsPerBlock.toFixed(2)} reads and ${row.callsPerBlock.toFixed(2)} calls per new block (${newBlocks} blocks)`)
+        opts.log(
+          `${s.setup}: ${Math.round(total.rps)} req/s, ${total.errors} errors, ${row.readsPerBlock.toFixed(2)} reads and ${row.callsPerBlock.toFixed(2)} calls per new block (${newBlocks} blocks)`,
+        )
       } finally {
         for (const svc of services) await svc.stop().catch(() => {})
       }

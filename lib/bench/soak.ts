@@ -17,14 +17,17 @@ function rssMb(pid: number): number {
  */
 export async function runSoak(opts: { minutes: number; log: (s: string) => void }) {
   const devnet = await startDevnet({ chainId: 31337, blockTimeSec: 2, seedBlocks: 520 })
-  const service = await startService({ env: { API_KEYS: 'soak:soak-secret', RATE_LIMITS: 'soak=0', USE_PUBLIC_RPCS: 'false', REQUEST_LOG: 'false', RPC_URL_31337: devnet.url } })
+  const service = await startService({
+    env: { API_KEYS: 'soak:soak-secret', RATE_LIMITS: 'soak=0', USE_PUBLIC_RPCS: 'false', REQUEST_LOG: 'false', RPC_URL_31337: devnet.url },
+  })
   const headers = { authorization: `Basic ${Buffer.from('soak:soak-secret').toString('base64')}` }
   const endpoints = ['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory']
   const samples: SoakSample[] = []
   try {
     await load(`${service.url}/networks/31337/suggestedGasFees`, { connections: 10, seconds: 5, headers }) // warm-up
-    samples.push({ minute: 0, rssMb: rssMb(service.process.pid!), requests: 0, errors: 0, upstreamFrozen: false })
-    opts.log(`start: RSS ${samples[0].rssMb.toFixed(1)} MB`)
+    const start: SoakSample = { minute: 0, rssMb: rssMb(service.process.pid!), requests: 0, errors: 0, upstreamFrozen: false }
+    samples.push(start)
+    opts.log(`start: RSS ${start.rssMb.toFixed(1)} MB`)
     for (let minute = 1; minute <= opts.minutes; minute++) {
       const frozen = minute % 2 === 0
       let requests = 0

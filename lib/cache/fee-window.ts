@@ -201,7 +201,11 @@ export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow>
 
 /** Per chain: the head block (number, unix seconds) and the read time (ms since the epoch) of the window this process holds. */
 export function cachedWindows(): { chainId: number; headNumber: number; headTimestamp: number; fetchedAt: number }[] {
-  return [...states.values()].flatMap((st) => (st.window ? [{ chainId: st.chain.id, headNumber: st.window.headNumber, headTimestamp: st.window.headTimestamp, fetchedAt: st.window.fetchedAt }] : []))
+  return [...states.values()].flatMap((st) =>
+    st.window
+      ? [{ chainId: st.chain.id, headNumber: st.window.headNumber, headTimestamp: st.window.headTimestamp, fetchedAt: st.window.fetchedAt }]
+      : [],
+  )
 }
 
 /** Reads a new window (through unstable_cache and the single-flight) within RPC_TIMEOUT_MS. */

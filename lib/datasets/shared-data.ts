@@ -1,14 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import {
-  fromJsonLines,
-  readBlocksWithTransactions,
-  readEthEtlBlocks,
-  readFeeHistory,
-  recordBlock,
-  type Recording,
-} from '../fees/recording'
+import { fromJsonLines, readBlocksWithTransactions, readEthEtlBlocks, readFeeHistory, recordBlock, type Recording } from '../fees/recording'
 
 /** The recorded real data beside the checkout (../shared/data), never copied into the repo. */
 export const DEFAULT_SHARED_DATA = join(process.cwd(), '..', 'shared', 'data')
@@ -23,11 +16,29 @@ export function loadSharedDatasets(root = DEFAULT_SHARED_DATA): { name: string; 
   if (!existsSync(root)) throw new Error(`no shared data at ${root}`)
   const out: { name: string; recording: Recording }[] = []
   const d1 = join(root, 'eth-mainnet-blocks-15533942-15535581')
-  out.push({ name: 'mainnet-1640-blocks', recording: readEthEtlBlocks(text(join(d1, 'blocks.csv.gz')), 1, 'eth-mainnet-blocks-15533942-15535581') })
+  out.push({
+    name: 'mainnet-1640-blocks',
+    recording: readEthEtlBlocks(text(join(d1, 'blocks.csv.gz')), 1, 'eth-mainnet-blocks-15533942-15535581'),
+  })
   const d2 = join(root, 'eth-mainnet-100blocks-txs-15627832')
-  out.push({ name: 'mainnet-100-blocks-txs', recording: readBlocksWithTransactions(text(join(d2, 'blockData.csv.gz')), text(join(d2, 'transactionData.csv.gz')), 1, 'eth-mainnet-100blocks-txs-15627832') })
+  out.push({
+    name: 'mainnet-100-blocks-txs',
+    recording: readBlocksWithTransactions(
+      text(join(d2, 'blockData.csv.gz')),
+      text(join(d2, 'transactionData.csv.gz')),
+      1,
+      'eth-mainnet-100blocks-txs-15627832',
+    ),
+  })
   const polygon = JSON.parse(text(join(root, 'polygon-pos-feehistory-1024blk', 'fee_history.json')))
-  out.push({ name: 'polygon-1024-feehistory', recording: readFeeHistory(polygon.result, [50], { chainId: 137, source: 'polygon-pos-feehistory-1024blk', nominalBlockIntervalMs: 2_000 }) })
+  out.push({
+    name: 'polygon-1024-feehistory',
+    recording: readFeeHistory(polygon.result, [50], {
+      chainId: 137,
+      source: 'polygon-pos-feehistory-1024blk',
+      nominalBlockIntervalMs: 2_000,
+    }),
+  })
   out.push(...loadErigonFixtures(join(root, 'erigon-rpc-tests-fixtures', 'integration')))
   return out
 }
@@ -56,7 +67,14 @@ export function loadErigonFixtures(root: string): { name: string; recording: Rec
         const [{ request, response }] = JSON.parse(text(join(dir('eth_feeHistory'), f)))
         if (!response?.result?.gasUsedRatio?.length) continue // fixtures without a fixed result
         const name = `erigon-${network}-feehistory-${f.replace('.json', '')}`
-        out.push({ name, recording: readFeeHistory(response.result, request.params[2] ?? [], { chainId: chain.id, source: name, nominalBlockIntervalMs: chain.intervalMs }) })
+        out.push({
+          name,
+          recording: readFeeHistory(response.result, request.params[2] ?? [], {
+            chainId: chain.id,
+            source: name,
+            nominalBlockIntervalMs: chain.intervalMs,
+          }),
+        })
       }
     }
     if (existsSync(dir('eth_getBlockByNumber'))) {
@@ -66,7 +84,19 @@ export function loadErigonFixtures(root: string): { name: string; recording: Rec
         if (!block?.baseFeePerGas || !Array.isArray(block.transactions) || typeof block.transactions[0] === 'string') continue
         const name = `erigon-${network}-block-${Number(block.number)}`
         const rs = receipts.get(String(block.number).toLowerCase()) as Parameters<typeof recordBlock>[1]
-        out.push({ name, recording: { header: { format: 'gas-api-blocks/1', chainId: chain.id, source: name, tipData: 'full', nominalBlockIntervalMs: chain.intervalMs }, blocks: [recordBlock(block, rs)] } })
+        out.push({
+          name,
+          recording: {
+            header: {
+              format: 'gas-api-blocks/1',
+              chainId: chain.id,
+              source: name,
+              tipData: 'full',
+              nominalBlockIntervalMs: chain.intervalMs,
+            },
+            blocks: [recordBlock(block, rs)],
+          },
+        })
       }
     }
   }

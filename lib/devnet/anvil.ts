@@ -52,12 +52,18 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
   const port = options.port ?? (await freePort())
   const chainId = options.chainId ?? 31337
   const args = [
-    '--host', '127.0.0.1',
-    '--port', String(port),
-    '--chain-id', String(chainId),
-    '--accounts', String(options.accounts ?? 100),
-    '--balance', '1000000',
-    '--gas-limit', String(options.gasLimit ?? 1_050_000),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--chain-id',
+    String(chainId),
+    '--accounts',
+    String(options.accounts ?? 100),
+    '--balance',
+    '1000000',
+    '--gas-limit',
+    String(options.gasLimit ?? 1_050_000),
     '--no-mining',
     '--silent',
   ]
@@ -67,6 +73,11 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
   let stderr = ''
   child.stderr?.on('data', (d) => (stderr += String(d)))
   const url = `http://127.0.0.1:${port}`
-  await waitForChild(child, () => rpc(url, 'eth_chainId'), 15_000, () => `anvil on ${url}: ${stderr.trim()}`)
+  await waitForChild(
+    child,
+    () => rpc(url, 'eth_chainId'),
+    15_000,
+    () => `anvil on ${url}: ${stderr.trim()}`,
+  )
   return { url, port, chainId, process: child, stop: () => stopChild(child) }
 }

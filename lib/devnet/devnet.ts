@@ -21,32 +21,55 @@ export type Devnet = AnvilNode & { stop(): Promise<void> }
  */
 class Senders {
   private next = 0
-  constructor(private readonly url: string, private readonly accounts: string[]) {}
+  constructor(
+    private readonly url: string,
+    private readonly accounts: string[],
+  ) {}
+
+  /** The account at index i, counted round the list. */
+  private account(i: number): string {
+    const a = this.accounts[i % this.accounts.length]
+    if (a === undefined) throw new Error('the devnet has no sender accounts')
+    return a
+  }
 
   /** Sends one transfer per tip; maxFeePerGas = 2 × next base fee + tip, as wallets commonly do. */
   async send(tipsWei: bigint[], nextBaseFee: bigint): Promise<void> {
-    const counts = await rpcBatch(this.url, this.accounts.flatMap((a) => [
-      { method: 'eth_getTransactionCount', params: [a, 'latest'] },
-      { method: 'eth_getTransactionCount', params: [a, 'pending'] },
-    ]))
+    const counts = await rpcBatch(
+      this.url,
+      this.accounts.flatMap((a) => [
+        { method: 'eth_getTransactionCount', params: [a, 'latest'] },
+        { method: 'eth_getTransactionCount', params: [a, 'pending'] },
+      ]),
+    )
     const idle: { from: string; nonce: number }[] = []
     for (let k = 0; k < this.accounts.length; k++) {
       const i = (this.next + k) % this.accounts.length
-      const [latest, pending] = [Number(counts[2 * i].result), Number(counts[2 * i + 1].result)]
-      if (latest === pending) idle.push({ from: this.accounts[i], nonce: latest })
+      const latest = counts[2 * i]
+      const pending = counts[2 * i + 1]
+      if (!latest || !pending) throw new Error(`eth_getTransactionCount: no answer for sender ${i} in the batch`)
+      if (Number(latest.result) === Number(pending.result)) idle.push({ from: this.account(i), nonce: Number(latest.result) })
     }
-    const calls: RpcCall[] = tipsWei.slice(0, idle.length).map((tip, k) => ({
-      method: 'eth_sendTransaction',
-      params: [{
-        from: idle[k].from,
-        to: this.accounts[(this.next + k * 7) % this.accounts.length],
-        value: '0x1',
-        gas: '0x5208',
-        nonce: `0x${idle[k].nonce.toString(16)}`,
-        maxPriorityFeePerGas: `0x${tip.toString(16)}`,
-        maxFeePerGas: `0x${(2n * nextBaseFee + tip).toString(16)}`,
-      }],
-    }))
+    // one transfer per tip, as long as idle senders last
+    const calls: RpcCall[] = []
+    for (const [k, { from, nonce }] of idle.entries()) {
+      const tip = tipsWei[k]
+      if (tip === undefined) break
+      calls.push({
+        method: 'eth_sendTransaction',
+        params: [
+          {
+            from,
+            to: this.account(this.next + k * 7),
+            value: '0x1',
+            gas: '0x5208',
+            nonce: `0x${nonce.toString(16)}`,
+            maxPriorityFeePerGas: `0x${tip.toString(16)}`,
+            maxFeePerGas: `0x${(2n * nextBaseFee + tip).toString(16)}`,
+          },
+        ],
+      })
+    }
     this.next = (this.next + calls.length) % this.accounts.length
     // a refused send (e.g. underpriced after a base fee jump) is part of realistic traffic: ignored
     await rpcBatch(this.url, calls)
@@ -55,7 +78,9 @@ class Senders {
 
 async function nextBaseFee(url: string): Promise<bigint> {
   const h = await rpc<{ baseFeePerGas: string[] }>(url, 'eth_feeHistory', ['0x1', 'latest', []])
-  return BigInt(h.baseFeePerGas[h.baseFeePerGas.length - 1])
+  const next = h.baseFeePerGas.at(-1)
+  if (next === undefined) throw new Error('eth_feeHistory returned no base fee')
+  return BigInt(next)
 }
 
 /**

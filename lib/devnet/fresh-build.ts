@@ -4,7 +4,17 @@ import { join, relative } from 'node:path'
 import { buildService } from './service'
 
 /** What `next build` reads: the app, its config and its dependencies' lock. */
-const INPUTS = ['app', 'lib', 'public', 'middleware.ts', 'next.config.mjs', 'tsconfig.json', 'postcss.config.mjs', 'package.json', 'package-lock.json']
+const INPUTS = [
+  'app',
+  'lib',
+  'public',
+  'middleware.ts',
+  'next.config.mjs',
+  'tsconfig.json',
+  'postcss.config.mjs',
+  'package.json',
+  'package-lock.json',
+]
 /** Environment variables next.config.mjs reads at build time. */
 const BUILD_ENV = ['NEXT_OUTPUT', 'NEXT_CACHE_HANDLER', 'VERCEL']
 /** Written beside BUILD_ID after a build: the fingerprint of the sources it was built from. */
@@ -23,7 +33,10 @@ function files(root: string, path: string): string[] {
 export function sourceFingerprint(root = process.cwd()): string {
   const hash = createHash('sha256')
   for (const path of INPUTS.flatMap((p) => files(root, p))) {
-    hash.update(`${relative(root, join(root, path))}\0`).update(readFileSync(join(root, path))).update('\0')
+    hash
+      .update(`${relative(root, join(root, path))}\0`)
+      .update(readFileSync(join(root, path)))
+      .update('\0')
   }
   for (const name of BUILD_ENV) hash.update(`${name}=${process.env[name] ?? ''}\0`)
   return hash.digest('hex')
@@ -42,7 +55,9 @@ export function buildIsFresh(root = process.cwd()): boolean {
  */
 export async function ensureFreshBuild(root = process.cwd()): Promise<boolean> {
   if (buildIsFresh(root)) return false
-  console.log(existsSync(join(root, '.next/BUILD_ID')) ? 'The build in .next is older than the sources: rebuilding.' : 'No build in .next: building.')
+  console.log(
+    existsSync(join(root, '.next/BUILD_ID')) ? 'The build in .next is older than the sources: rebuilding.' : 'No build in .next: building.',
+  )
   await buildService(root)
   // fingerprinted after the build: next build may rewrite tsconfig.json
   writeFileSync(join(root, STAMP), `${sourceFingerprint(root)}\n`)

@@ -17,6 +17,7 @@ export async function rpcBatch(url: string, calls: RpcCall[]): Promise<RpcResult
 
 export async function rpc<T = unknown>(url: string, method: string, params: unknown[] = []): Promise<T> {
   const [r] = await rpcBatch(url, [{ method, params }])
+  if (!r) throw new Error(`${method}: no answer`)
   if (r.error) throw new Error(`${method}: ${r.error.message}`)
   return r.result as T
 }

@@ -36,13 +36,34 @@ function ping(port: number): Promise<void> {
  */
 export async function startRedis(options: { port?: number; password?: string } = {}): Promise<RedisServer> {
   const port = options.port ?? (await freePort())
-  const child = spawn(redisServerBinary(), ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...(options.password ? ['--requirepass', options.password] : [])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    redisServerBinary(),
+    [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--protected-mode',
+      'yes',
+      ...(options.password ? ['--requirepass', options.password] : []),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let log = ''
   child.stdout?.on('data', (d) => (log += String(d)))
   child.stderr?.on('data', (d) => (log += String(d)))
-  await waitForChild(child, () => ping(port), 10_000, () => `redis-server on ${port}:\n${log}`)
+  await waitForChild(
+    child,
+    () => ping(port),
+    10_000,
+    () => `redis-server on ${port}:\n${log}`,
+  )
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : ''
   return { url: `redis://${auth}127.0.0.1:${port}`, port, process: child, stop: () => stopChild(child) }
 }

@@ -13,7 +13,11 @@ function nextBin(): string {
 /** Runs `next build` in `cwd` (inherits stdio so the user sees progress). */
 export function buildService(cwd = process.cwd()): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [nextBin(), 'build'], { cwd, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+    const child = spawn(process.execPath, [nextBin(), 'build'], {
+      cwd,
+      stdio: 'inherit',
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    })
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`next build exited with ${code}`))))
   })
 }
@@ -22,7 +26,12 @@ export function buildService(cwd = process.cwd()): Promise<void> {
  * Starts `next start` on 127.0.0.1 with the given environment (merged over the current one) and
  * waits until it answers HTTP.
  */
-export async function startService(options: { env: Record<string, string>; port?: number; cwd?: string; logFile?: string }): Promise<Service> {
+export async function startService(options: {
+  env: Record<string, string>
+  port?: number
+  cwd?: string
+  logFile?: string
+}): Promise<Service> {
   const port = options.port ?? (await freePort())
   const child = spawn(process.execPath, [nextBin(), 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: options.cwd ?? process.cwd(),
@@ -37,6 +46,11 @@ export async function startService(options: { env: Record<string, string>; port?
   child.stdout?.on('data', record)
   child.stderr?.on('data', record)
   const url = `http://127.0.0.1:${port}`
-  await waitForChild(child, () => fetch(`${url}/favicon.ico`), 30_000, () => `next start on ${url}:\n${log}`)
+  await waitForChild(
+    child,
+    () => fetch(`${url}/favicon.ico`),
+    30_000,
+    () => `next start on ${url}:\n${log}`,
+  )
   return { url, port, process: child, output: () => log, stop: () => stopChild(child) }
 }

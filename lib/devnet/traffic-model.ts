@@ -48,7 +48,9 @@ export class TrafficModel {
   nextBlock(): bigint[] {
     if (this.left <= 0) {
       const options = NEXT[this.phase]
-      this.phase = options[Math.floor(this.rand() * options.length)]
+      const next = options[Math.floor(this.rand() * options.length)]
+      if (next === undefined) throw new Error(`no phase follows ${this.phase}`)
+      this.phase = next
       this.left = between(this.rand, PHASES[this.phase].blocks)
     }
     this.left--

@@ -21,8 +21,8 @@ export type Trial = {
  * tips) only the part of the max fee reserved for the base fee (maxFee − maxPriority) is checked.
  */
 export function firstInclusion(s: Suggestion, future: readonly BlockStats[], mode: 'fees' | 'base-fee'): number | null {
-  for (let k = 1; k <= future.length; k++) {
-    const b = future[k - 1]
+  for (const [i, b] of future.entries()) {
+    const k = i + 1
     if (mode === 'base-fee') {
       if (s.maxFeePerGas - s.maxPriorityFeePerGas >= b.baseFee) return k
       continue
@@ -48,6 +48,7 @@ export function trial(s: Suggestion, future: readonly BlockStats[], intervalMs: 
   let overpayment: number | null = null
   if (mode === 'fees' && inPromise && k !== null) {
     const b = future[k - 1]
+    if (!b) throw new Error(`inclusion in block ${k} of a future of ${future.length}`)
     const room = s.maxFeePerGas - b.baseFee
     const paid = b.baseFee + (room < s.maxPriorityFeePerGas ? room : s.maxPriorityFeePerGas)
     let cheapest: bigint | null = null
@@ -88,7 +89,9 @@ export type BacktestResult = {
 const quantile = (xs: number[], q: number): number | null => {
   if (xs.length === 0) return null
   const s = [...xs].sort((a, b) => a - b)
-  return s[Math.max(1, Math.ceil(q * s.length)) - 1]
+  const v = s[Math.max(1, Math.ceil(q * s.length)) - 1]
+  if (v === undefined) throw new RangeError(`quantile ${q} is outside [0, 1]`)
+  return v
 }
 
 /** History a strategy gets before the first trial (geth's oracle reads 20 blocks). */
@@ -114,8 +117,12 @@ export function runBacktest(opts: {
   const promised = new Map<string, number[]>()
   let first: number | null = null
   let last: number | null = null
-  for (let n = WARMUP_BLOCKS - 1; n < blocks.length - 1; n++) {
-    const view = { blocks: blocks.slice(0, n + 1), nextBaseFee: blocks[n + 1].baseFee, intervalMs }
+  for (const [n, current] of blocks.entries()) {
+    if (n < WARMUP_BLOCKS - 1) continue
+    // the last block has no next base fee to give a strategy
+    const next = blocks[n + 1]
+    if (!next) break
+    const view = { blocks: blocks.slice(0, n + 1), nextBaseFee: next.baseFee, intervalMs }
     let judged = false
     for (const strategy of opts.strategies) {
       const sug = strategy.suggest(view)
@@ -135,8 +142,8 @@ export function runBacktest(opts: {
       }
     }
     if (judged) {
-      first ??= blocks[n].number
-      last = blocks[n].number
+      first ??= current.number
+      last = current.number
     }
   }
   const metrics: LevelMetrics[] = []
@@ -158,5 +165,14 @@ export function runBacktest(opts: {
       })
     }
   }
-  return { source: opts.source, chainId: opts.chainId, mode, intervalMs, blocks: blocks.length, firstTrialBlock: first, lastTrialBlock: last, metrics }
+  return {
+    source: opts.source,
+    chainId: opts.chainId,
+    mode,
+    intervalMs,
+    blocks: blocks.length,
+    firstTrialBlock: first,
+    lastTrialBlock: last,
+    metrics,
+  }
 }

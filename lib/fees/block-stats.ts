@@ -22,7 +22,10 @@ export type BlockStats = {
  */
 export function demandedTip(b: BlockStats): bigint | null {
   if (b.gasUsedRatio === 0) return 0n
-  return b.gasUsedRatio >= FULL_BLOCK_RATIO ? b.rewards[BACKTEST_PERCENTILES.indexOf(10)] : b.rewards[BACKTEST_PERCENTILES.indexOf(5)]
+  const p = b.gasUsedRatio >= FULL_BLOCK_RATIO ? 10 : 5
+  const tip = b.rewards[BACKTEST_PERCENTILES.indexOf(p)]
+  if (tip === undefined) throw new RangeError(`block ${b.number} has no reward entry for the ${p}th percentile`)
+  return tip
 }
 
 /**
@@ -34,11 +37,14 @@ export function weightedPercentile(sorted: readonly { tip: bigint; gas: number }
   const total = sorted.reduce((s, t) => s + t.gas, 0)
   const threshold = (total * p) / 100
   let cumulative = 0
+  let tip = 0n
   for (const tx of sorted) {
     cumulative += tx.gas
-    if (cumulative >= threshold) return tx.tip
+    tip = tx.tip
+    if (cumulative >= threshold) return tip
   }
-  return sorted[sorted.length - 1].tip
+  // the threshold was never reached (p above 100): the largest tip
+  return tip
 }
 
 /** The recording's blocks as BlockStats, and the block interval (ms) from timestamps or the nominal one. */
@@ -62,7 +68,10 @@ export function toBlockStats(rec: Recording): { blocks: BlockStats[]; intervalMs
       gasUsedRatio,
       rewards: BACKTEST_PERCENTILES.map((p) => {
         const i = grid.indexOf(p)
-        return i >= 0 && b.rewards ? BigInt(b.rewards[i]) : null
+        if (i < 0 || !b.rewards) return null
+        const r = b.rewards[i]
+        if (r === undefined) throw new RangeError(`block ${b.number} has no reward for the ${p}th percentile of its header`)
+        return BigInt(r)
       }),
     }
   })

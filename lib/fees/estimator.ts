@@ -26,9 +26,8 @@ export function levelTip(demanded: readonly bigint[], level: Urgency): bigint {
   const minima: bigint[] = []
   const runs = Math.max(1, demanded.length - w + 1)
   for (let i = 0; i < runs; i++) {
-    let m = demanded[i]
-    for (const d of demanded.slice(i, i + w)) if (d < m) m = d
-    minima.push(m)
+    // runs ≤ demanded.length, so the run is never empty
+    minima.push(demanded.slice(i, i + w).reduce((m, d) => (d < m ? d : m)))
   }
   return percentileNearestRank(minima, targetInclusion * 100)
 }
@@ -57,10 +56,9 @@ const PPM = 1_000_000n
 export function maxBaseFeeRisePpm(baseFees: readonly bigint[], nextBaseFee: bigint, gasUsedRatio: readonly number[] = []): bigint {
   const series = [...baseFees, nextBaseFee]
   let observed = 0n
-  for (let i = 1; i < series.length; i++) {
+  for (const [i, cur] of series.entries()) {
     const prev = series[i - 1]
-    const cur = series[i]
-    if (prev > 0n && cur > prev) {
+    if (prev !== undefined && prev > 0n && cur > prev) {
       const rise = mulDivCeil(cur - prev, PPM, prev)
       if (rise > observed) observed = rise
     }
@@ -73,7 +71,9 @@ export function maxBaseFeeRisePpm(baseFees: readonly bigint[], nextBaseFee: bigi
 function rewardAt(data: FeeData, block: number, percentile: number): bigint {
   const column = data.rewardPercentiles.indexOf(percentile)
   if (column < 0) throw new RangeError(`reward percentile ${percentile} was not requested`)
-  return data.rewards[block][column]
+  const reward = data.rewards[block]?.[column]
+  if (reward === undefined) throw new RangeError(`no reward at percentile ${percentile} for block ${block} of the window`)
+  return reward
 }
 
 /**
@@ -170,12 +170,12 @@ export function priorityFeeTrend(data: FeeData): 'up' | 'down' {
  */
 export function priorityFeeRanges(data: FeeData): { latest: [bigint, bigint]; historical: [bigint, bigint] } {
   const blocks = nonEmptyBlocks(data)
-  if (blocks.length === 0) return { latest: [0n, 0n], historical: [0n, 0n] }
-  const last = blocks[blocks.length - 1]
+  const last = blocks.at(-1)
+  if (last === undefined) return { latest: [0n, 0n], historical: [0n, 0n] }
   const lows = rewardsAt(data, blocks, 0)
   const highs = rewardsAt(data, blocks, 100)
   return {
-    latest: [rewardsAt(data, [last], 0)[0], rewardsAt(data, [last], 100)[0]],
+    latest: [rewardAt(data, last, 0), rewardAt(data, last, 100)],
     historical: [range(lows)[0], range(highs)[1]],
   }
 }

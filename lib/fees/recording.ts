@@ -46,25 +46,30 @@ export function toJsonLines(rec: Recording): string {
 }
 
 export function fromJsonLines(text: string): Recording {
-  const lines = text.split('\n').filter((l) => l.trim().length > 0)
-  if (lines.length === 0) throw new Error('empty recording')
-  const header = JSON.parse(lines[0]) as RecordingHeader
-  if (header.format !== 'gas-api-blocks/1') throw new Error(`not a gas-api-blocks/1 recording: ${lines[0].slice(0, 80)}`)
-  const blocks = lines.slice(1).map((l) => JSON.parse(l) as RecordedBlock)
+  const [first, ...rest] = text.split('\n').filter((l) => l.trim().length > 0)
+  if (first === undefined) throw new Error('empty recording')
+  const header = JSON.parse(first) as RecordingHeader
+  if (header.format !== 'gas-api-blocks/1') throw new Error(`not a gas-api-blocks/1 recording: ${first.slice(0, 80)}`)
+  const blocks = rest.map((l) => JSON.parse(l) as RecordedBlock)
   return { header, blocks: sortBlocks(blocks) }
 }
 
 function sortBlocks(blocks: RecordedBlock[]): RecordedBlock[] {
   const sorted = [...blocks].sort((a, b) => a.number - b.number)
-  for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i].number !== sorted[i - 1].number + 1) throw new Error(`blocks are not consecutive at ${sorted[i - 1].number}→${sorted[i].number}`)
+  for (const [i, b] of sorted.entries()) {
+    const prev = sorted[i - 1]
+    if (prev && b.number !== prev.number + 1) throw new Error(`blocks are not consecutive at ${prev.number}→${b.number}`)
   }
   return sorted
 }
 
+/** A CSV row: a line's cells by column name (undefined where the line has fewer cells than the header). */
+export type CsvRow = Record<string, string | undefined>
+
 /** Minimal CSV reader (no quoted commas in the columns read). */
-export function parseCsv(text: string): Record<string, string>[] {
+export function parseCsv(text: string): CsvRow[] {
   const [head, ...lines] = text.split(/\r?\n/).filter((l) => l.length > 0)
+  if (head === undefined) throw new Error('CSV without a header line')
   const cols = head.split(',')
   return lines.map((line) => {
     const cells = line.split(',')
@@ -72,12 +77,19 @@ export function parseCsv(text: string): Record<string, string>[] {
   })
 }
 
+/** A row's cell in `column`, for a value that cannot be parsed without it. */
+export function csvCell(row: CsvRow, column: string): string {
+  const value = row[column]
+  if (value === undefined) throw new Error(`CSV row without a ${column} cell`)
+  return value
+}
+
 /** ethereum-etl export_blocks CSV (number, timestamp, gas_used, gas_limit, base_fee_per_gas): no tips. */
 export function readEthEtlBlocks(csv: string, chainId = 1, source = 'ethereum-etl blocks.csv'): Recording {
   const blocks = parseCsv(csv).map((r) => ({
     number: Number(r.number),
     timestamp: Number(r.timestamp),
-    baseFeePerGas: BigInt(r.base_fee_per_gas).toString(),
+    baseFeePerGas: BigInt(csvCell(r, 'base_fee_per_gas')).toString(),
     gasUsed: Number(r.gas_used),
     gasLimit: Number(r.gas_limit),
   }))
@@ -89,17 +101,22 @@ export function readEthEtlBlocks(csv: string, chainId = 1, source = 'ethereum-et
  * gasPrice − baseFee. No per-transaction gasUsed: percentiles are count-weighted (gas 1). No
  * timestamps: post-Merge 12 s slots.
  */
-export function readBlocksWithTransactions(blockCsv: string, txCsv: string, chainId = 1, source = 'camcos blockData+transactionData'): Recording {
+export function readBlocksWithTransactions(
+  blockCsv: string,
+  txCsv: string,
+  chainId = 1,
+  source = 'camcos blockData+transactionData',
+): Recording {
   const prices = new Map<number, bigint[]>()
   for (const tx of parseCsv(txCsv)) {
     const n = Number(tx.blockNumber)
     const list = prices.get(n) ?? []
-    list.push(BigInt(tx.gasPrice))
+    list.push(BigInt(csvCell(tx, 'gasPrice')))
     prices.set(n, list)
   }
   const blocks = parseCsv(blockCsv).map((r) => {
     const number = Number(r.blockNumber)
-    const base = BigInt(r.baseFeePerGas)
+    const base = BigInt(csvCell(r, 'baseFeePerGas'))
     return {
       number,
       baseFeePerGas: base.toString(),
@@ -108,7 +125,10 @@ export function readBlocksWithTransactions(blockCsv: string, txCsv: string, chai
       txs: (prices.get(number) ?? []).map((p) => ({ tip: (p > base ? p - base : 0n).toString(), gas: 1 })),
     }
   })
-  return { header: { format: 'gas-api-blocks/1', chainId, source, tipData: 'full', nominalBlockIntervalMs: 12_000 }, blocks: sortBlocks(blocks) }
+  return {
+    header: { format: 'gas-api-blocks/1', chainId, source, tipData: 'full', nominalBlockIntervalMs: 12_000 },
+    blocks: sortBlocks(blocks),
+  }
 }
 
 type FeeHistoryResult = { oldestBlock: string; baseFeePerGas: string[]; gasUsedRatio: number[]; reward?: string[][] }
@@ -117,18 +137,36 @@ type FeeHistoryResult = { oldestBlock: string; baseFeePerGas: string[]; gasUsedR
  * A raw eth_feeHistory result (Polygon's 1,024 blocks; the erigon fixtures). Gas used is known only
  * as a ratio (gasLimit is set to 1,000,000 to carry it); rewards only at the requested percentiles.
  */
-export function readFeeHistory(result: FeeHistoryResult, percentiles: number[], opts: { chainId: number; source: string; nominalBlockIntervalMs?: number }): Recording {
+export function readFeeHistory(
+  result: FeeHistoryResult,
+  percentiles: number[],
+  opts: { chainId: number; source: string; nominalBlockIntervalMs?: number },
+): Recording {
   const oldest = Number(result.oldestBlock)
-  const blocks = result.gasUsedRatio.map((ratio, i) => ({
-    number: oldest + i,
-    baseFeePerGas: BigInt(result.baseFeePerGas[i]).toString(),
-    gasUsed: Math.round(ratio * 1_000_000),
-    gasLimit: 1_000_000,
-    ...(result.reward && percentiles.length ? { rewards: result.reward[i].map((h) => BigInt(h).toString()) } : {}),
-  }))
+  const rewardRows = percentiles.length ? result.reward : undefined
+  const blocks = result.gasUsedRatio.map((ratio, i) => {
+    const baseFee = result.baseFeePerGas[i]
+    const rewards = rewardRows?.[i]
+    if (baseFee === undefined || (rewardRows && !rewards))
+      throw new Error(`eth_feeHistory has fewer entries than gasUsedRatio (block ${oldest + i})`)
+    return {
+      number: oldest + i,
+      baseFeePerGas: BigInt(baseFee).toString(),
+      gasUsed: Math.round(ratio * 1_000_000),
+      gasLimit: 1_000_000,
+      ...(rewards ? { rewards: rewards.map((h) => BigInt(h).toString()) } : {}),
+    }
+  })
   const tipData: TipData = result.reward && percentiles.length ? 'percentiles' : 'none'
   return {
-    header: { format: 'gas-api-blocks/1', chainId: opts.chainId, source: opts.source, tipData, ...(tipData === 'percentiles' ? { percentiles } : {}), nominalBlockIntervalMs: opts.nominalBlockIntervalMs },
+    header: {
+      format: 'gas-api-blocks/1',
+      chainId: opts.chainId,
+      source: opts.source,
+      tipData,
+      ...(tipData === 'percentiles' ? { percentiles } : {}),
+      nominalBlockIntervalMs: opts.nominalBlockIntervalMs,
+    },
     blocks: sortBlocks(blocks),
   }
 }

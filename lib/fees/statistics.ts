@@ -9,7 +9,9 @@ export function percentileNearestRank(values: readonly bigint[], p: number): big
   if (!(p >= 0 && p <= 100)) throw new RangeError(`percentileNearestRank: p=${p} is outside [0, 100]`)
   const sorted = sortAscending(values)
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length))
-  return sorted[rank - 1]
+  const value = sorted[rank - 1]
+  if (value === undefined) throw new RangeError(`percentileNearestRank: rank ${rank} of ${sorted.length} values`)
+  return value
 }
 
 /** Fraction of `values` that are ≤ `x` (the percentile rank of x), in [0, 1]. */
@@ -27,9 +29,10 @@ export function median(values: readonly bigint[]): bigint {
 
 /** [min, max] of a non-empty list. */
 export function range(values: readonly bigint[]): [bigint, bigint] {
-  if (values.length === 0) throw new RangeError('range: no values')
-  let min = values[0]
-  let max = values[0]
+  const [first] = values
+  if (first === undefined) throw new RangeError('range: no values')
+  let min = first
+  let max = first
   for (const v of values) {
     if (v < min) min = v
     if (v > max) max = v

@@ -19,7 +19,11 @@ const GWEI = 1_000_000_000n
 const col = (p: number) => BACKTEST_PERCENTILES.indexOf(p as (typeof BACKTEST_PERCENTILES)[number])
 const reward = (b: BlockStats, p: number) => b.rewards[col(p)] ?? 0n
 const ratio = (wei: bigint, num: number, den: number) => (wei * BigInt(num)) / BigInt(den)
-const latest = (v: StrategyView) => v.blocks[v.blocks.length - 1]
+const latest = (v: StrategyView) => {
+  const b = v.blocks.at(-1)
+  if (!b) throw new RangeError('a strategy needs at least one block')
+  return b
+}
 
 /** Our estimator, fed exactly what the live service reads (the last 500 blocks as eth_feeHistory reports them). */
 export const ours: Strategy = {
@@ -38,7 +42,12 @@ export const ours: Strategy = {
     const levels = estimateLevels(data)
     const out = {} as Record<Urgency, Suggestion>
     for (const l of ['low', 'medium', 'high'] as const) {
-      out[l] = { maxFeePerGas: levels[l].maxFeePerGas, maxPriorityFeePerGas: levels[l].maxPriorityFeePerGas, minWaitMs: levels[l].minWaitTimeMs, maxWaitMs: levels[l].maxWaitTimeMs }
+      out[l] = {
+        maxFeePerGas: levels[l].maxFeePerGas,
+        maxPriorityFeePerGas: levels[l].maxPriorityFeePerGas,
+        minWaitMs: levels[l].minWaitTimeMs,
+        maxWaitMs: levels[l].maxWaitTimeMs,
+      }
     }
     return out
   },
@@ -64,7 +73,12 @@ export const metamask: Strategy = {
       const s = settings[l]
       const tipRaw = ratio(median(recent.map((b) => reward(b, s.p))), s.tip[0], s.tip[1])
       const tip = tipRaw > s.floor ? tipRaw : s.floor
-      out[l] = { maxFeePerGas: ratio(latest(v).baseFee, s.base[0], s.base[1]) + tip, maxPriorityFeePerGas: tip, minWaitMs: s.wait[0], maxWaitMs: s.wait[1] }
+      out[l] = {
+        maxFeePerGas: ratio(latest(v).baseFee, s.base[0], s.base[1]) + tip,
+        maxPriorityFeePerGas: tip,
+        minWaitMs: s.wait[0],
+        maxWaitMs: s.wait[1],
+      }
     }
     return out
   },
@@ -85,7 +99,9 @@ export function gethOracleTip(blocks: readonly BlockStats[]): bigint | null {
   if (!known) return null
   if (samples.length === 0) return 0n
   const sorted = sortAscending(samples)
-  return sorted[Math.floor(((sorted.length - 1) * 60) / 100)]
+  const tip = sorted[Math.floor(((sorted.length - 1) * 60) / 100)]
+  if (tip === undefined) throw new RangeError(`gethOracleTip: no 60th percentile of ${sorted.length} samples`)
+  return tip
 }
 
 /** Neither viem nor ethers promises a wait: they are held to ours, level by level, for a like-for-like test. */
@@ -138,4 +154,3 @@ export const infura: Strategy = {
 }
 
 export const STRATEGIES: Strategy[] = [ours, metamask, viem, ethers, infura]
-

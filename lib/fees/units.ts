@@ -23,10 +23,10 @@ const GWEI_PATTERN = /^(0|[1-9]\d*)(?:\.(\d{1,9}))?$/
  * @returns amount in wei
  */
 export function parseGwei(gwei: string): bigint {
-  const match = GWEI_PATTERN.exec(gwei)
-  if (!match) throw new RangeError(`parseGwei: '${gwei}' is not a decimal gwei amount`)
-  const fraction = (match[2] ?? '').padEnd(9, '0')
-  return BigInt(match[1]) * WEI_PER_GWEI + BigInt(fraction)
+  const [, whole, decimals = ''] = GWEI_PATTERN.exec(gwei) ?? []
+  if (whole === undefined) throw new RangeError(`parseGwei: '${gwei}' is not a decimal gwei amount`)
+  const fraction = decimals.padEnd(9, '0')
+  return BigInt(whole) * WEI_PER_GWEI + BigInt(fraction)
 }
 
 /** Multiplies an amount in wei by num/den, rounding up (a fee cap must never round below its bound). */

@@ -61,7 +61,12 @@ function preview(raw: string): string {
 
 export class RateLimitedError extends Error {
   override name = 'RateLimitedError'
-  constructor(limit: number, windowSeconds: number, readonly retryAfterSeconds: number, readonly headers: Record<string, string>) {
+  constructor(
+    limit: number,
+    windowSeconds: number,
+    readonly retryAfterSeconds: number,
+    readonly headers: Record<string, string>,
+  ) {
     super(`Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key; retry in ${retryAfterSeconds} s.`)
   }
 }

@@ -66,9 +66,7 @@ export function freshnessHeaders(meta: ReportMeta, now = Date.now()): Record<str
     'x-block-interval-ms': String(meta.blockIntervalMs),
     age: String(Math.max(0, Math.floor((now - meta.fetchedAt) / 1000))),
     'x-data-stale': String(meta.stale),
-    'cache-control': meta.stale
-      ? 'no-store'
-      : `private, max-age=${Math.max(0, Math.floor((meta.freshUntil - now) / 1000))}`,
+    'cache-control': meta.stale ? 'no-store' : `private, max-age=${Math.max(0, Math.floor((meta.freshUntil - now) / 1000))}`,
   }
   if (meta.stale) headers.warning = '110 - "Response is Stale"'
   return headers
@@ -89,18 +87,20 @@ function observe(route: string, request: Request, started: number, res: Response
     // a configuration error is answered and logged elsewhere
   }
   if (log) {
-    console.log(JSON.stringify({
-      level: 'info',
-      msg: 'request',
-      method: request.method,
-      route,
-      chainId: chainId && chainId.length <= 20 ? chainId : chainId ? `${chainId.slice(0, 20)}…` : undefined,
-      status: res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-      key: parseBasicAuth(request.headers.get('authorization'))?.key,
-      block: res.headers.get('x-block-number') ?? undefined,
-      stale: res.headers.get('x-data-stale') === 'true' || undefined,
-    }))
+    console.log(
+      JSON.stringify({
+        level: 'info',
+        msg: 'request',
+        method: request.method,
+        route,
+        chainId: chainId && chainId.length <= 20 ? chainId : chainId ? `${chainId.slice(0, 20)}…` : undefined,
+        status: res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        key: parseBasicAuth(request.headers.get('authorization'))?.key,
+        block: res.headers.get('x-block-number') ?? undefined,
+        stale: res.headers.get('x-data-stale') === 'true' || undefined,
+      }),
+    )
   }
   return res
 }
@@ -115,10 +115,16 @@ export function feeEndpoint(endpoint: Endpoint) {
       limits = await consumeRateLimit(request)
       chainId = (await context.params).chainId
       const { bodies, meta } = await getFeeReport(parseChainId(chainId))
-      return observe(endpoint, request, started, new Response(bodies[endpoint], {
-        status: 200,
-        headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta), ...limits },
-      }), chainId)
+      return observe(
+        endpoint,
+        request,
+        started,
+        new Response(bodies[endpoint], {
+          status: 200,
+          headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta), ...limits },
+        }),
+        chainId,
+      )
     } catch (err) {
       const res = toErrorResponse(err)
       for (const [k, v] of Object.entries(limits)) res.headers.set(k, v)

@@ -23,10 +23,14 @@ export function metricsText(now = Date.now()): string {
       samples: windows.map((w) => ({ labels: { chain: w.chainId }, value: w.headNumber })),
     },
     // only with REDIS_URL
-    ...(up === undefined ? [] : [{
-      name: 'gas_api_shared_store_up',
-      help: 'With REDIS_URL: 1 while this instance reaches Redis (shared mode), 0 while it serves on its own (degraded).',
-      samples: [{ labels: {}, value: up }],
-    }]),
+    ...(up === undefined
+      ? []
+      : [
+          {
+            name: 'gas_api_shared_store_up',
+            help: 'With REDIS_URL: 1 while this instance reaches Redis (shared mode), 0 while it serves on its own (degraded).',
+            samples: [{ labels: {}, value: up }],
+          },
+        ]),
   ])
 }

@@ -9,17 +9,24 @@ type Counter = { help: string; values: Map<string, number> }
 
 const counters = processSingleton('metrics', () => new Map<string, Counter>())
 
-const HELP: Record<string, string> = {
+const HELP = {
   gas_api_requests_total: 'API requests answered by the route handlers, by route and status.',
   gas_api_upstream_reads_total: 'Upstream reads (one JSON-RPC batch each), by chain and result.',
-  gas_api_shared_reads_total: 'With REDIS_URL: new fee windows by chain and source: joined (read by another instance), led (read by this one under the shared lock), local (read by this one without the shared store).',
-  gas_api_rate_limit_checks_total: 'Rate-limit checks by store: shared (Redis) or local (this instance\'s memory: no REDIS_URL, or Redis unreachable).',
-  gas_api_cache_total: 'Fee window lookups, by chain and outcome: hit (fresh), grace (served while the next read runs), miss (waited for a read), failing (within the back-off after a failed read).',
-}
+  gas_api_shared_reads_total:
+    'With REDIS_URL: new fee windows by chain and source: joined (read by another instance), led (read by this one under the shared lock), local (read by this one without the shared store).',
+  gas_api_rate_limit_checks_total:
+    "Rate-limit checks by store: shared (Redis) or local (this instance's memory: no REDIS_URL, or Redis unreachable).",
+  gas_api_cache_total:
+    'Fee window lookups, by chain and outcome: hit (fresh), grace (served while the next read runs), miss (waited for a read), failing (within the back-off after a failed read).',
+} satisfies Record<string, string>
 
 const escape = (v: string | number) => String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
 const labelText = (labels: Labels) =>
-  Object.keys(labels).length ? `{${Object.entries(labels).map(([k, v]) => `${k}="${escape(v)}"`).join(',')}}` : ''
+  Object.keys(labels).length
+    ? `{${Object.entries(labels)
+        .map(([k, v]) => `${k}="${escape(v)}"`)
+        .join(',')}}`
+    : ''
 
 /** Adds 1 to a counter. */
 export function count(name: keyof typeof HELP, labels: Labels): void {

@@ -11,42 +11,41 @@ export type RateLimitDecision = {
 
 /**
  * Fixed-window counters per API key, in this process's memory (one instance, or several while the
- * shared store is unreachable; with REDIS_URL the counters live in Redis, lib/redis/store). Windows are aligned to the epoch, so every key's window of
- * the same length resets together; memory is one entry per configured key.
+ * shared store is unreachable; with REDIS_URL the counters live in Redis, lib/redis/store). A key's
+ * window opens with its first request and lasts `windowSeconds` (as rate-limiter-flexible's fixed
+ * windows do): no wall-clock boundary resets every key at once. Memory is one entry per key seen.
  */
 export class FixedWindowLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>()
 
   check(key: string, policy: RateLimitPolicy, now = Date.now()): RateLimitDecision {
     if (policy.limit === 0) return unlimited(policy)
-    const { start } = fixedWindow(policy, now)
+    const windowMs = policy.windowSeconds * 1000
     let w = this.windows.get(key)
-    if (!w || w.start !== start) {
-      w = { start, count: 0 }
+    if (!w || now >= w.start + windowMs || now < w.start) {
+      w = { start: now, count: 0 }
       this.windows.set(key, w)
     }
     if (w.count < policy.limit) w.count++
-    else return decide(policy, policy.limit + 1, now)
-    return decide(policy, w.count, now)
+    else return decide(policy, policy.limit + 1, w.start + windowMs - now)
+    return decide(policy, w.count, w.start + windowMs - now)
   }
 }
 
-const unlimited = (policy: RateLimitPolicy): RateLimitDecision => ({ allowed: true, policy, remaining: Number.POSITIVE_INFINITY, resetSeconds: 0 })
-
-/** The epoch-aligned window `now` falls in: its start and length, ms. */
-export function fixedWindow(policy: RateLimitPolicy, now = Date.now()): { start: number; windowMs: number } {
-  const windowMs = policy.windowSeconds * 1000
-  return { start: Math.floor(now / windowMs) * windowMs, windowMs }
-}
+const unlimited = (policy: RateLimitPolicy): RateLimitDecision => ({
+  allowed: true,
+  policy,
+  remaining: Number.POSITIVE_INFINITY,
+  resetSeconds: 0,
+})
 
 /**
- * The decision for the `count`-th request (this one included) of the window `now` falls in: the
- * same rule whether the count is this instance's or the shared store's.
+ * The decision for the `count`-th request (this one included) of a window that ends in
+ * `msToReset`: the same rule whether the count is this instance's or the shared store's.
  */
-export function decide(policy: RateLimitPolicy, count: number, now = Date.now()): RateLimitDecision {
+export function decide(policy: RateLimitPolicy, count: number, msToReset: number): RateLimitDecision {
   if (policy.limit === 0) return unlimited(policy)
-  const { start, windowMs } = fixedWindow(policy, now)
-  const resetSeconds = Math.max(1, Math.ceil((start + windowMs - now) / 1000))
+  const resetSeconds = Math.max(1, Math.ceil(msToReset / 1000))
   if (count > policy.limit) return { allowed: false, policy, remaining: 0, resetSeconds }
   return { allowed: true, policy, remaining: policy.limit - count, resetSeconds }
 }

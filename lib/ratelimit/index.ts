@@ -5,7 +5,7 @@ import { processSingleton } from '../process-singleton'
 import { count } from '../metrics/registry'
 import { UNAVAILABLE } from '../redis/client'
 import { countSharedRequest } from '../redis/store'
-import { decide, FixedWindowLimiter, fixedWindow, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy } from './fixed-window'
+import { decide, FixedWindowLimiter, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy } from './fixed-window'
 
 const limiter = processSingleton('rate-limiter', () => new FixedWindowLimiter())
 
@@ -21,7 +21,8 @@ export async function consumeRateLimit(request: Request): Promise<Record<string,
   const key = parseBasicAuth(request.headers.get('authorization'))?.key
   if (!key) return {}
   const env = getServerEnv()
-  const policy = Object.hasOwn(env.RATE_LIMITS, key) ? env.RATE_LIMITS[key] : env.RATE_LIMIT
+  const own = Object.hasOwn(env.RATE_LIMITS, key) ? env.RATE_LIMITS[key] : undefined
+  const policy = own ?? env.RATE_LIMIT
   const decision = env.REDIS_URL === undefined ? limiter.check(key, policy) : await checkShared(key, policy)
   const headers = rateLimitHeaders(decision)
   if (!decision.allowed) {
@@ -31,14 +32,13 @@ export async function consumeRateLimit(request: Request): Promise<Record<string,
 }
 
 /**
- * With REDIS_URL: one counter per key and window for every instance. While Redis is unreachable,
+ * With REDIS_URL: one counter per key for every instance; its window opens with the key's first
+ * request and ends when Redis expires the counter (Redis's clock, not each instance's). While Redis is unreachable,
  * this instance's own counters take over (each instance then allows the full quota).
  */
 async function checkShared(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
-  if (policy.limit === 0) return decide(policy, 0)
-  const now = Date.now()
-  const { start, windowMs } = fixedWindow(policy, now)
-  const n = await countSharedRequest(key, start, windowMs)
-  count('gas_api_rate_limit_checks_total', { store: n === UNAVAILABLE ? 'local' : 'shared' })
-  return n === UNAVAILABLE ? limiter.check(key, policy, now) : decide(policy, n, now)
+  if (policy.limit === 0) return decide(policy, 0, 0)
+  const shared = await countSharedRequest(key, policy.windowSeconds * 1000)
+  count('gas_api_rate_limit_checks_total', { store: shared === UNAVAILABLE ? 'local' : 'shared' })
+  return shared === UNAVAILABLE ? limiter.check(key, policy) : decide(policy, shared.count, shared.msToReset)
 }

@@ -74,7 +74,10 @@ export function sharedStoreConfigured(): boolean {
  * UNAVAILABLE, never throws, when the store is not configured, is reconnecting, failed within the
  * last second, or fails now: callers then use this instance's memory (degraded mode).
  */
-export async function withSharedStore<T>(command: (redis: RedisClientType) => Promise<T>, opts: { evenIfDegraded?: boolean } = {}): Promise<T | Unavailable> {
+export async function withSharedStore<T>(
+  command: (redis: RedisClientType) => Promise<T>,
+  opts: { evenIfDegraded?: boolean } = {},
+): Promise<T | Unavailable> {
   const env = getServerEnv()
   if (!env.REDIS_URL) return UNAVAILABLE
   const redis = client(env.REDIS_URL, env.REDIS_TIMEOUT_MS)
@@ -85,7 +88,9 @@ export async function withSharedStore<T>(command: (redis: RedisClientType) => Pr
     if (!redis.isReady && wait > 0) await withDeadline(state.connecting!, wait).catch(() => {})
     // a clean-up (a lock release) is sent even within the degraded second, if connected
     if (!redis.isReady || (Date.now() < state.downUntil && !opts.evenIfDegraded)) return UNAVAILABLE
-    const result = await withDeadline(command(redis), env.REDIS_TIMEOUT_MS, () => Object.assign(new Error('Redis did not answer in time'), { name: 'RedisTimeoutError' }))
+    const result = await withDeadline(command(redis), env.REDIS_TIMEOUT_MS, () =>
+      Object.assign(new Error('Redis did not answer in time'), { name: 'RedisTimeoutError' }),
+    )
     markUp()
     return result
   } catch (err) {

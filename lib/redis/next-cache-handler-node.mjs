@@ -1,3 +1,4 @@
+// @ts-check
 // The Node.js side of Next's cacheHandler (loaded by next-cache-handler.mjs): unstable_cache
 // entries, and any ISR/route cache, live in Redis, shared by every instance. Next loads the handler
 // itself, outside the app bundle, so it is plain JavaScript and reads REDIS_URL and
@@ -15,9 +16,12 @@ import { PHASE_PRODUCTION_BUILD } from 'next/constants.js'
 
 const CONFIG = Symbol.for('gas-api.next-cache-handler')
 
+/** @typedef {Awaited<ReturnType<Parameters<typeof CacheHandler.onCreation>[0]>>} CacheHandlerConfig */
+
 CacheHandler.onCreation(() => {
-  const store = /** @type {Record<symbol, unknown>} */ (globalThis)
-  if (store[CONFIG]) return store[CONFIG]
+  const store = /** @type {Record<symbol, CacheHandlerConfig | undefined>} */ (globalThis)
+  const existing = store[CONFIG]
+  if (existing) return existing
   const lru = createLruHandler()
   // `next build` with REDIS_URL set (standalone images) prerenders into memory, not into Redis
   if (process.env.NEXT_PHASE === PHASE_PRODUCTION_BUILD || !process.env.REDIS_URL) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Next's cacheHandler with REDIS_URL (next.config.mjs). Next also bundles the configured handler into
 // the edge middleware, where the Redis client and @fortedigital/nextjs-cache-handler cannot load
 // (they import node:net, node:fs, node:assert/strict at module evaluation and the edge sandbox
@@ -5,7 +6,10 @@
 // handler (next-cache-handler-node.mjs) on first use, and only on the Node.js runtime. The
 // middleware never uses Next's cache, so on the edge the handler is an empty cache.
 
-/** @type {Promise<{ default: new (ctx: unknown) => any }> | undefined} */
+/** @typedef {typeof import('./next-cache-handler-node.mjs')} NodeHandlerModule */
+/** @typedef {InstanceType<NodeHandlerModule['default']>} NodeHandler */
+
+/** @type {Promise<NodeHandlerModule> | undefined} */
 let nodeHandler
 
 /**
@@ -25,43 +29,48 @@ function withinDeadline(promise, fallback) {
 }
 
 export default class GasApiCacheHandler {
-  /** @param {unknown} ctx Next's CacheHandlerContext */
+  /** @param {ConstructorParameters<NodeHandlerModule['default']>[0]} ctx Next's CacheHandlerContext */
   constructor(ctx) {
     this.ctx = ctx
-    /** @type {Promise<any> | undefined} */
+    /** @type {Promise<NodeHandler> | undefined} */
     this.inner = undefined
   }
 
-  /** @returns {Promise<any | null>} the Redis-backed handler, or null on the edge runtime */
+  /** @returns {Promise<NodeHandler | null>} the Redis-backed handler, or null on the edge runtime */
   handler() {
     if (process.env.NEXT_RUNTIME === 'edge') return Promise.resolve(null)
     nodeHandler ??= import('./next-cache-handler-node.mjs').catch((err) => {
       nodeHandler = undefined // try again on the next call
       throw err
     })
-    this.inner ??= nodeHandler.then((m) => new m.default(this.ctx)).catch((err) => {
-      this.inner = undefined
-      throw err
-    })
+    this.inner ??= nodeHandler
+      .then((m) => new m.default(this.ctx))
+      .catch((err) => {
+        this.inner = undefined
+        throw err
+      })
     return this.inner
   }
 
-  /** @param {string} key @param {any} ctx */
+  /** @param {Parameters<NodeHandler['get']>[0]} key @param {Parameters<NodeHandler['get']>[1]} ctx */
   async get(key, ctx) {
     const h = await this.handler()
     return h ? withinDeadline(h.get(key, ctx), null) : null
   }
 
-  /** @param {string} key @param {any} data @param {any} ctx */
+  /** @param {Parameters<NodeHandler['set']>[0]} key @param {Parameters<NodeHandler['set']>[1]} data @param {Parameters<NodeHandler['set']>[2]} ctx */
   async set(key, data, ctx) {
     const h = await this.handler()
     if (h) await withinDeadline(h.set(key, data, ctx), undefined)
   }
 
-  /** @param {string | string[]} tags @param {any} [durations] */
-  async revalidateTag(tags, durations) {
+  /**
+   * @param {Parameters<NodeHandler['revalidateTag']>[0]} tags
+   * @param {{ expire?: number }} [_durations] Next's, unused: the Node handler revalidates by tag only
+   */
+  async revalidateTag(tags, _durations) {
     const h = await this.handler()
-    if (h) await h.revalidateTag(tags, durations)
+    if (h) await h.revalidateTag(tags)
   }
 
   resetRequestCache() {}

@@ -5,7 +5,10 @@ export function withDeadline<T>(promise: Promise<T>, ms: number, timeoutError?: 
   let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(timeoutError?.() ?? new UpstreamUnavailableError(`The upstream node did not answer within ${Math.round(Math.max(0, ms))} ms.`)),
+      () =>
+        reject(
+          timeoutError?.() ?? new UpstreamUnavailableError(`The upstream node did not answer within ${Math.round(Math.max(0, ms))} ms.`),
+        ),
       Math.max(0, ms),
     )
   })

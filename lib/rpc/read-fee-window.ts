@@ -93,8 +93,7 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
   const known = health.get(url)?.verifiedChainId
   const prevAnchor = p.previous?.intervalAnchor ?? null
   const anchorDue =
-    p.previous !== undefined &&
-    (prevAnchor === null || p.previous.headNumber - prevAnchor.number > ANCHOR_MAX_WINDOWS * p.blockCount)
+    p.previous !== undefined && (prevAnchor === null || p.previous.headNumber - prevAnchor.number > ANCHOR_MAX_WINDOWS * p.blockCount)
 
   // One round: these calls leave in a single JSON-RPC batch. A cold read also asks for the
   // 'finalized' block, a block some way back whose number needs no earlier answer, to measure the
@@ -139,8 +138,7 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
 
   const usable = (h: RpcBlockHeader | undefined) =>
     h && h.number < headNumber && headNumber - h.number <= MAX_ANCHOR_DISTANCE ? { number: h.number, timestamp: h.timestamp } : null
-  let anchor: { number: number; timestamp: number } | null =
-    usable(freshAnchor) ?? usable(finalized) ?? (anchorDue ? null : prevAnchor)
+  let anchor: { number: number; timestamp: number } | null = usable(freshAnchor) ?? usable(finalized) ?? (anchorDue ? null : prevAnchor)
   if (anchor === null || anchor.number >= headNumber) {
     if (fh.oldestBlock < headNumber) {
       const h = await getHeader(client, fh.oldestBlock)
@@ -155,6 +153,10 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
       : p.fallbackBlockTimeMs
 
   const hexToDec = (h: string) => BigInt(h).toString()
+  // the schema holds one base fee more than blocks: the next block's
+  const nextBaseFee = fh.baseFeePerGas[blocks]
+  if (nextBaseFee === undefined)
+    throw new UpstreamBadResponseError("The upstream node's eth_feeHistory has no base fee for the next block.")
   return {
     chainId: p.chainId,
     oldestBlock: fh.oldestBlock,
@@ -163,7 +165,7 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
     blockIntervalMs,
     intervalAnchor: anchor,
     baseFeePerGas: fh.baseFeePerGas.slice(0, blocks).map(hexToDec),
-    nextBaseFeePerGas: hexToDec(fh.baseFeePerGas[blocks]),
+    nextBaseFeePerGas: hexToDec(nextBaseFee),
     gasUsedRatio: fh.gasUsedRatio,
     rewardPercentiles: [...p.rewardPercentiles],
     reward: reward.map((row) => row.map(hexToDec)),

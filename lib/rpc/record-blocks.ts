@@ -3,8 +3,22 @@ import { recordBlock, readFeeHistory, type RecordedBlock, type Recording } from 
 import { getRpcClient } from './client'
 
 const Hex = z.string().regex(/^0x[0-9a-fA-F]*$/)
-const RpcTxSchema = z.object({ hash: Hex, type: Hex.optional(), gasPrice: Hex.optional(), maxFeePerGas: Hex.optional(), maxPriorityFeePerGas: Hex.optional(), gas: Hex })
-const RpcFullBlockSchema = z.object({ number: Hex, timestamp: Hex, baseFeePerGas: Hex.optional(), gasUsed: Hex, gasLimit: Hex, transactions: z.array(RpcTxSchema) })
+const RpcTxSchema = z.object({
+  hash: Hex,
+  type: Hex.optional(),
+  gasPrice: Hex.optional(),
+  maxFeePerGas: Hex.optional(),
+  maxPriorityFeePerGas: Hex.optional(),
+  gas: Hex,
+})
+const RpcFullBlockSchema = z.object({
+  number: Hex,
+  timestamp: Hex,
+  baseFeePerGas: Hex.optional(),
+  gasUsed: Hex,
+  gasLimit: Hex,
+  transactions: z.array(RpcTxSchema),
+})
 const RpcReceiptSchema = z.object({ transactionHash: Hex, gasUsed: Hex, effectiveGasPrice: Hex })
 
 /** A fine grid of reward percentiles, for nodes that serve no full blocks. */
@@ -18,9 +32,18 @@ const hex = (n: number) => `0x${n.toString(16)}` as const
  * method), or, when the node serves no full blocks, eth_feeHistory rewards on FINE_PERCENTILES.
  * Calls go out in JSON-RPC batches of `batchSize` blocks.
  */
-export async function recordBlocks(opts: { url: string; count: number; batchSize?: number; timeoutMs?: number; onProgress?: (done: number) => void }): Promise<Recording> {
+export async function recordBlocks(opts: {
+  url: string
+  count: number
+  batchSize?: number
+  timeoutMs?: number
+  onProgress?: (done: number) => void
+}): Promise<Recording> {
   const client = getRpcClient(opts.url, opts.timeoutMs ?? 30_000)
-  const [chainIdHex, headHex] = await Promise.all([client.request({ method: 'eth_chainId' }), client.request({ method: 'eth_blockNumber' })])
+  const [chainIdHex, headHex] = await Promise.all([
+    client.request({ method: 'eth_chainId' }),
+    client.request({ method: 'eth_blockNumber' }),
+  ])
   const chainId = Number(chainIdHex)
   const head = Number(headHex)
   const first = Math.max(0, head - opts.count + 1)
@@ -35,12 +58,20 @@ export async function recordBlocks(opts: { url: string; count: number; batchSize
       const fulls = await Promise.all(chunk.map((n) => client.request({ method: 'eth_getBlockByNumber', params: [hex(n), true] })))
       let rs: unknown[] = chunk.map(() => undefined)
       if (receipts) {
-        rs = await Promise.all(chunk.map((n) => client.request({ method: 'eth_getBlockReceipts' as 'eth_getBlockByNumber', params: [hex(n)] as never }))).catch(() => {
+        rs = await Promise.all(
+          chunk.map((n) => client.request({ method: 'eth_getBlockReceipts' as 'eth_getBlockByNumber', params: [hex(n)] as never })),
+        ).catch(() => {
           receipts = false
           return chunk.map(() => undefined)
         })
       }
-      if (fulls.some((raw) => !Array.isArray((raw as { transactions?: unknown })?.transactions) || (raw as { transactions: unknown[] }).transactions.some((t) => typeof t === 'string'))) {
+      if (
+        fulls.some(
+          (raw) =>
+            !Array.isArray((raw as { transactions?: unknown })?.transactions) ||
+            (raw as { transactions: unknown[] }).transactions.some((t) => typeof t === 'string'),
+        )
+      ) {
         throw new NoFullBlocksError()
       }
       fulls.forEach((raw, j) => {
@@ -55,8 +86,13 @@ export async function recordBlocks(opts: { url: string; count: number; batchSize
     if (!(err instanceof NoFullBlocksError) && !isUnsupported(err)) throw err
   }
   // No full blocks: fee history on a fine grid, timestamps from the first and last headers.
-  const history = (await client.request({ method: 'eth_feeHistory', params: [hex(numbers.length), hex(head), FINE_PERCENTILES] })) as Parameters<typeof readFeeHistory>[0]
-  const [h0, h1] = (await Promise.all([first, head].map((n) => client.request({ method: 'eth_getBlockByNumber', params: [hex(n), false] })))) as { timestamp: string }[]
+  const history = (await client.request({
+    method: 'eth_feeHistory',
+    params: [hex(numbers.length), hex(head), FINE_PERCENTILES],
+  })) as Parameters<typeof readFeeHistory>[0]
+  const header = async (n: number) =>
+    (await client.request({ method: 'eth_getBlockByNumber', params: [hex(n), false] })) as { timestamp: string }
+  const [h0, h1] = await Promise.all([header(first), header(head)])
   const interval = head > first ? ((Number(h1.timestamp) - Number(h0.timestamp)) * 1000) / (head - first) : undefined
   return readFeeHistory(history, FINE_PERCENTILES, { chainId, source: `${source} (eth_feeHistory)`, nominalBlockIntervalMs: interval })
 }

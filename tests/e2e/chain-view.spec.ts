@@ -36,10 +36,16 @@ test.describe('chain view /networks/31337', () => {
     const first = await readChainView(page)
     await expect.poll(async () => (await readChainView(page)).block, { timeout: 15_000 }).toBeGreaterThan(first.block)
     await expect
-      .poll(async () => {
-        const now = await readChainView(page)
-        return now.estimatedBaseFee !== first.estimatedBaseFee || now.levels.medium.suggestedMaxFeePerGas !== first.levels.medium.suggestedMaxFeePerGas
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          const now = await readChainView(page)
+          return (
+            now.estimatedBaseFee !== first.estimatedBaseFee ||
+            now.levels.medium.suggestedMaxFeePerGas !== first.levels.medium.suggestedMaxFeePerGas
+          )
+        },
+        { timeout: 20_000 },
+      )
       .toBe(true)
     await expect(page.getByTestId('live-state')).toHaveText('live')
   })
@@ -69,7 +75,12 @@ test.describe('chain view /networks/31337', () => {
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
     const levels = await page.locator('main h1, main h2, main h3').evaluateAll((hs) => hs.map((h) => Number(h.tagName[1])))
     expect(levels[0]).toBe(1)
-    for (let i = 1; i < levels.length; i++) expect(levels[i] - levels[i - 1]).toBeLessThanOrEqual(1)
+    // each heading at most one level deeper than the one before it (the first, checked above, is 1)
+    let previous = 1
+    for (const level of levels) {
+      expect(level - previous).toBeLessThanOrEqual(1)
+      previous = level
+    }
   })
 })
 

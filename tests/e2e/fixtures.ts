@@ -17,7 +17,9 @@ export { expect }
 /** GET the API directly (not through the page), with the same credentials. */
 export async function apiGet<T = Record<string, unknown>>(path: string): Promise<{ block: number; body: T }> {
   const { baseURL, user, password } = env()
-  const res = await fetch(`${baseURL}${path}`, { headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } })
+  const res = await fetch(`${baseURL}${path}`, {
+    headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+  })
   return { block: Number(res.headers.get('x-block-number')), body: (await res.json()) as T }
 }
 
@@ -25,19 +27,21 @@ export async function apiGet<T = Record<string, unknown>>(path: string): Promise
 export async function readChainView(page: Page) {
   return page.evaluate(() => {
     const v = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-value') ?? null
-    const range = (id: string) => [...document.querySelectorAll(`[data-testid="${id}"] [data-value]`)].map((e) => e.getAttribute('data-value'))
+    const range = (id: string) =>
+      [...document.querySelectorAll(`[data-testid="${id}"] [data-value]`)].map((e) => e.getAttribute('data-value'))
     const wait = (level: string) => {
       const el = document.querySelector(`[data-testid="${level}-wait"]`)
-      return [Number(el?.getAttribute('data-min')), Number(el?.getAttribute('data-max'))]
+      return { min: Number(el?.getAttribute('data-min')), max: Number(el?.getAttribute('data-max')) }
     }
+    const level = (l: string) => ({
+      suggestedMaxFeePerGas: v(`${l}-max-fee`),
+      suggestedMaxPriorityFeePerGas: v(`${l}-priority-fee`),
+      minWaitTimeEstimate: wait(l).min,
+      maxWaitTimeEstimate: wait(l).max,
+    })
     return {
       block: Number(document.querySelector('[data-testid="block-number"]')?.textContent),
-      levels: Object.fromEntries(['low', 'medium', 'high'].map((l) => [l, {
-        suggestedMaxFeePerGas: v(`${l}-max-fee`),
-        suggestedMaxPriorityFeePerGas: v(`${l}-priority-fee`),
-        minWaitTimeEstimate: wait(l)[0],
-        maxWaitTimeEstimate: wait(l)[1],
-      }])),
+      levels: { low: level('low'), medium: level('medium'), high: level('high') },
       estimatedBaseFee: v('base-fee'),
       networkCongestion: Number(v('congestion')),
       baseFeeTrend: v('base-fee-trend'),

@@ -3,18 +3,18 @@ import { startDevnet } from '@/lib/devnet/devnet'
 import { ensureFreshBuild } from '@/lib/devnet/fresh-build'
 import { startService } from '@/lib/devnet/service'
 import { startFakeRpc } from '../support/fake-rpc'
-import { mainnetFakeChain } from '../support/mainnet-blocks'
+import { fakeNodeChain } from '../support/mainnet-blocks'
 
 /**
  * Starts what the browser tests need and hands it to them through the environment:
  * a devnet with traffic (31337), a quiet second chain (31338), a chain whose node is down (31342),
- * a chain whose node a test can break and mend (31343, real mainnet blocks on 1 s slots),
+ * a chain whose node a test can break and mend (31343, real mainnet blocks on 1 s slots when ../shared/data is there),
  * and `next start` serving them.
  */
 export default async function globalSetup() {
   const live = await startDevnet({ chainId: 31337, blockTimeSec: 1, seedBlocks: 520 })
   const quiet = await startDevnet({ chainId: 31338, blockTimeSec: 2, seedBlocks: 30, liveTraffic: false })
-  const flaky = await startFakeRpc({ chainId: 31343, ...mainnetFakeChain(1) })
+  const flaky = await startFakeRpc({ chainId: 31343, ...fakeNodeChain(1) })
   const closed = await freePort()
   await ensureFreshBuild()
   const user = 'e2e'

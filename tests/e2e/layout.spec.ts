@@ -8,7 +8,10 @@ for (const path of ['/networks/31337', '/']) {
     await page.setViewportSize({ width: 320, height: 800 })
     await page.goto(path)
     await expect(page.getByTestId('medium-max-fee').first()).toBeVisible()
-    const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }))
+    const { scroll, client } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }))
     expect(scroll).toBeLessThanOrEqual(client)
   })
 }
@@ -22,13 +25,19 @@ test('screenshots: chain view light and dark, overview', async ({ page }, testIn
     await expect(page.getByTestId('history-line')).toBeVisible()
     // the theme follows the system: a light page has a light background, a dark one a dark background
     // (Tailwind 4 computes oklch() colours, so read the painted pixel back through a canvas)
-    const [r, g, b] = await page.evaluate(() => {
+    const brightness = await page.evaluate(() => {
       const ctx = document.createElement('canvas').getContext('2d')!
       ctx.fillStyle = getComputedStyle(document.body).backgroundColor
       ctx.fillRect(0, 0, 1, 1)
-      return [...ctx.getImageData(0, 0, 1, 1).data]
+      // the mean of the pixel's red, green and blue
+      return (
+        ctx
+          .getImageData(0, 0, 1, 1)
+          .data.subarray(0, 3)
+          .reduce((sum, c) => sum + c, 0) / 3
+      )
     })
-    expect((r + g + b) / 3 > 128).toBe(scheme === 'light')
+    expect(brightness > 128).toBe(scheme === 'light')
     const file = `${SHOTS}/chain-view-${scheme}.png`
     await page.screenshot({ path: file, fullPage: true })
     await testInfo.attach(`chain-view-${scheme}`, { path: file, contentType: 'image/png' })

@@ -10,7 +10,8 @@ const live = () => ctx().chains.live
 /** Every answer of ours is JSON with the error body; nothing leaks secrets, stack traces or upstream URLs. */
 function expectClean(res: { status: number; headers: Record<string, unknown>; text: string }, status: number) {
   expect(res.status).toBe(status)
-  for (const leak of [...ctx().rpcUrls.map((u) => new URL(u).host), ctx().credentials.plain[1], 'node_modules']) expect(res.text).not.toContain(leak)
+  for (const leak of [...ctx().rpcUrls.map((u) => new URL(u).host), ctx().credentials.plain[1], 'node_modules'])
+    expect(res.text).not.toContain(leak)
   expect(res.text).not.toMatch(/\n\s+at \S+ \(/) // a stack frame
   if (status >= 400 && String(res.headers['content-type']).startsWith('application/json')) {
     expect(ErrorBodySchema.strict().parse(JSON.parse(res.text)).statusCode).toBe(status)

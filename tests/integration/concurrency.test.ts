@@ -7,31 +7,42 @@ describe('single-flight', () => {
   test('behavior: 200 concurrent requests on a cold cache cause one upstream read', async () => {
     const { coldProxy, chains } = ctx()
     await resetProxy(coldProxy)
+    const started = Date.now()
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) => api(`/networks/${chains.cold}/${ENDPOINTS[i % ENDPOINTS.length]}`)),
     )
+    const elapsed = Date.now() - started
     expect(results.map((r) => r.status)).toEqual(Array(200).fill(200))
-    // the chain mines a block a second, so a slow burst may straddle two blocks: one read each
-    const blocks = new Set(results.map((r) => r.headers.get('x-block-number'))).size
-    expect(blocks).toBeLessThanOrEqual(2)
     const counts = await proxyCounts(coldProxy)
     expect(counts.eth_feeHistory).toBeGreaterThanOrEqual(1)
-    expect(counts.eth_feeHistory).toBeLessThanOrEqual(blocks)
+    // one read for the whole burst. The chain mines a block every 5 s: a burst that straddles a new
+    // block, or outlasts a window's freshness (one interval) on a slow machine, earns one more read each
+    const blocks = new Set(results.map((r) => r.headers.get('x-block-number'))).size
+    const interval = Number(results[0]?.headers.get('x-block-interval-ms'))
+    expect(counts.eth_feeHistory).toBeLessThanOrEqual(blocks + Math.floor(elapsed / interval))
   })
 
   test('behavior: the live chain is read about once per block however many clients ask', async () => {
     const { mainProxy, chains } = ctx()
     const first = await api(`/networks/${chains.live}/busyThreshold`)
     await resetProxy(mainProxy)
-    const deadline = Date.now() + 4_000
-    let last = first
-    while (Date.now() < deadline) {
+    // batches of 20 concurrent requests until the answers have moved on by 4 blocks
+    const blockOf = (r: { headers: Headers }) => Number(r.headers.get('x-block-number'))
+    const deadline = Date.now() + 60_000
+    let blocks = 0
+    let requests = 0
+    while (blocks < 4) {
+      expect(Date.now(), 'the devnet stopped producing blocks').toBeLessThan(deadline)
       const batch = await Promise.all(Array.from({ length: 20 }, () => api(`/networks/${chains.live}/suggestedGasFees`)))
-      last = batch[batch.length - 1]
+      requests += batch.length
+      blocks = Math.max(...batch.map(blockOf)) - blockOf(first)
     }
-    const blocks = Number(last.headers.get('x-block-number')) - Number(first.headers.get('x-block-number'))
-    const counts = await proxyCounts(mainProxy)
-    expect(blocks).toBeGreaterThanOrEqual(2)
-    expect(counts.eth_feeHistory).toBeLessThanOrEqual(blocks + 2)
+    const reads = (await proxyCounts(mainProxy)).eth_feeHistory ?? 0
+    // about one read per block, never one per request. A window is fresh for one measured interval,
+    // so even when the node's blocks come late (a slow machine) a read per interval is at most two
+    // per block; the requests outnumber the reads many times over
+    expect(reads).toBeGreaterThanOrEqual(1)
+    expect(reads).toBeLessThanOrEqual(2 * blocks + 2)
+    expect(requests).toBeGreaterThanOrEqual(4 * reads)
   })
 })

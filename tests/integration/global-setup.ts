@@ -10,7 +10,7 @@ import { rpc } from '@/lib/devnet/json-rpc'
 import { ensureFreshBuild } from '@/lib/devnet/fresh-build'
 import { startService } from '@/lib/devnet/service'
 import { startFakeRpc } from '../support/fake-rpc'
-import { mainnetFakeChain } from '../support/mainnet-blocks'
+import { fakeNodeChain } from '../support/mainnet-blocks'
 
 /** What the integration tests get (vitest inject). */
 export type IntegrationContext = {
@@ -29,7 +29,18 @@ export type IntegrationContext = {
   logFile: string
   /** every upstream URL configured: none may appear in answers or logs */
   rpcUrls: string[]
-  chains: { live: number; cold: number; legacy: number; garbage: number; hang: number; down: number; flaky: number; freezable: number; wrongChain: number; unlisted: number }
+  chains: {
+    live: number
+    cold: number
+    legacy: number
+    garbage: number
+    hang: number
+    down: number
+    flaky: number
+    freezable: number
+    wrongChain: number
+    unlisted: number
+  }
   rpcTimeoutMs: number
   maxStaleSeconds: number
 }
@@ -60,7 +71,7 @@ export default async function setup(project: TestProject) {
     stops.push(legacy.stop)
     await rpc(legacy.url, 'evm_mine')
 
-    const { blocks, nextBaseFee } = mainnetFakeChain()
+    const { blocks, nextBaseFee } = fakeNodeChain()
     const garbage = await startFakeRpc({ chainId: 31340, blocks, nextBaseFee, mode: 'garbage' })
     stops.push(garbage.close)
     const hang = await startFakeRpc({ chainId: 31341, blocks, nextBaseFee, mode: 'hang' })
@@ -70,7 +81,7 @@ export default async function setup(project: TestProject) {
     stops.push(freezable.stop)
 
     // a node that can be broken and mended from a test: 1 s slots, so the cache expires every second
-    const flaky = await startFakeRpc({ chainId: 31343, ...mainnetFakeChain(1) })
+    const flaky = await startFakeRpc({ chainId: 31343, ...fakeNodeChain(1) })
     stops.push(flaky.close)
     const closedPort = await freePort()
 
@@ -89,8 +100,8 @@ export default async function setup(project: TestProject) {
       logFile,
       env: {
         API_KEYS: `${credentials.plain.join(':')}, ${credentials.hashed[0]}:sha256:${sha}, ${credentials.colon.join(':')}, ${credentials.limited.join(':')}`,
-        // the load tests' key is unlimited; 'limited' has 5 requests an hour for the 429 test (an hour-long
-        // window, so the test's six requests practically never straddle a window boundary)
+        // the load tests' key is unlimited; 'limited' has 5 requests an hour for the 429 test (its window
+        // opens with its first request, so the test's six requests all fall in it)
         RATE_LIMITS: `${credentials.plain[0]}=0, ${credentials.limited[0]}=5/3600`,
         USE_PUBLIC_RPCS: 'false',
         RPC_TIMEOUT_MS: String(rpcTimeoutMs),
@@ -122,7 +133,18 @@ export default async function setup(project: TestProject) {
       freezablePid: freezable.process.pid!,
       logFile,
       rpcUrls: [live.url, mainProxy.url, cold.url, coldProxy.url, legacy.url, garbage.url, hang.url, flaky.url, freezable.url],
-      chains: { live: 31337, cold: 31338, legacy: 31339, garbage: 31340, hang: 31341, down: 31342, flaky: 31343, freezable: 31344, wrongChain: 31345, unlisted: 6001 },
+      chains: {
+        live: 31337,
+        cold: 31338,
+        legacy: 31339,
+        garbage: 31340,
+        hang: 31341,
+        down: 31342,
+        flaky: 31343,
+        freezable: 31344,
+        wrongChain: 31345,
+        unlisted: 6001,
+      },
       rpcTimeoutMs,
       maxStaleSeconds,
     })

@@ -1,10 +1,12 @@
 import { inject } from 'vitest'
 import { formatGwei } from 'viem'
+import { at } from '../support/at'
+
+export { at }
 
 export const ctx = () => inject('integration')
 
-export const basic = ([key, secret]: readonly [string, string]) =>
-  `Basic ${Buffer.from(`${key}:${secret}`, 'utf8').toString('base64')}`
+export const basic = ([key, secret]: readonly [string, string]) => `Basic ${Buffer.from(`${key}:${secret}`, 'utf8').toString('base64')}`
 
 /** A parsed answer: the error body's fields when it is one; zod schemas narrow the rest. */
 export type ApiBody = { statusCode?: number; error?: string; message?: string } & Record<string, unknown>
@@ -42,7 +44,8 @@ async function nodeRpc<T>(method: string, params: unknown[]): Promise<T> {
  */
 export async function nodeFeeHistory(block: number, percentiles: number[]) {
   const result = await nodeRpc<{ oldestBlock: string; baseFeePerGas: string[]; gasUsedRatio: number[]; reward: string[][] }>(
-    'eth_feeHistory', ['0x1f4', `0x${block.toString(16)}`, percentiles],
+    'eth_feeHistory',
+    ['0x1f4', `0x${block.toString(16)}`, percentiles],
   )
   let following: { baseFeePerGas: string } | null = null
   for (let i = 0; i < 50 && !following; i++) {
@@ -63,7 +66,35 @@ export async function nodeFeeHistory(block: number, percentiles: number[]) {
 export const gwei = (wei: bigint) => formatGwei(wei)
 export function nearestRank(values: bigint[], p: number): bigint {
   const s = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  return s[Math.max(1, Math.ceil((p / 100) * s.length)) - 1]
+  return at(s, Math.max(1, Math.ceil((p / 100) * s.length)) - 1)
+}
+
+/**
+ * Timestamps (unix seconds) of blocks from..to of the live devnet, read straight from the node in
+ * one JSON-RPC batch.
+ */
+export async function nodeBlockTimestamps(from: number, to: number): Promise<Map<number, number>> {
+  const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i)
+  const res = await fetch(ctx().nodeUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(
+      numbers.map((n) => ({ jsonrpc: '2.0', id: n, method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, false] })),
+    ),
+  })
+  const answers = (await res.json()) as { id: number; result: { timestamp: string } | null }[]
+  return new Map(answers.flatMap((a) => (a.result ? [[a.id, Number(a.result.timestamp)] as const] : [])))
+}
+
+/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = await probe()
+    if (v !== undefined) return v
+    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, everyMs))
+  }
 }
 
 export async function proxyCounts(proxy: string): Promise<Record<string, number>> {

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { api, ctx } from './helpers'
 
 describe('/metrics', () => {
-  test('behavior: behind the API\'s auth; counts requests, upstream reads and cache outcomes; reports data age', async () => {
+  test("behavior: behind the API's auth; counts requests, upstream reads and cache outcomes; reports data age", async () => {
     expect((await api('/metrics', { auth: null })).status).toBe(401)
     const path = `/networks/${ctx().chains.live}/busyThreshold`
     for (let i = 0; i < 3; i++) expect((await api(path)).status).toBe(200)
@@ -31,8 +31,12 @@ describe('request logs', () => {
   test('behavior: one JSON line per API request with route, chain, status, duration and key name, never the secret', async () => {
     const res = await api(`/networks/${ctx().chains.live}/baseFeeHistory`)
     await new Promise((r) => setTimeout(r, 200))
-    const lines = readFileSync(ctx().logFile, 'utf8').split('\n').filter((l) => l.startsWith('{"level":"info","msg":"request"'))
-    const mine = lines.map((l) => JSON.parse(l)).filter((l) => l.route === 'baseFeeHistory' && l.block === res.headers.get('x-block-number'))
+    const lines = readFileSync(ctx().logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{"level":"info","msg":"request"'))
+    const mine = lines
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.route === 'baseFeeHistory' && l.block === res.headers.get('x-block-number'))
     expect(mine.length).toBeGreaterThanOrEqual(1)
     expect(mine[0]).toMatchObject({ method: 'GET', chainId: String(ctx().chains.live), status: 200, key: ctx().credentials.plain[0] })
     expect(typeof mine[0].ms).toBe('number')

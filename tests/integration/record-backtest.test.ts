@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { describe, expect, test } from 'vitest'
 import { weightedPercentile } from '@/lib/fees/block-stats'
 import { fromJsonLines } from '@/lib/fees/recording'
-import { ctx } from './helpers'
+import { at, ctx } from './helpers'
 
 const run = promisify(execFile)
 
@@ -14,13 +14,18 @@ async function nodeFeeHistory(url: string, first: number, count: number) {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_feeHistory', params: [`0x${count.toString(16)}`, `0x${(first + count - 1).toString(16)}`, [0, 50, 100]] }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_feeHistory',
+      params: [`0x${count.toString(16)}`, `0x${(first + count - 1).toString(16)}`, [0, 50, 100]],
+    }),
   })
   return ((await res.json()) as { result: { baseFeePerGas: string[]; gasUsedRatio: number[]; reward: string[][] } }).result
 }
 
 describe('npm run record, then npm run backtest', () => {
-  test('behavior: records a devnet window that agrees with the node\'s eth_feeHistory, and backtests it', async () => {
+  test("behavior: records a devnet window that agrees with the node's eth_feeHistory, and backtests it", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gas-api-'))
     const out = join(dir, 'devnet.jsonl')
     await run('npm', ['run', 'record', '--', '--rpc', ctx().nodeUrl, '--blocks', '60', '--out', out], { timeout: 60_000 })
@@ -28,16 +33,16 @@ describe('npm run record, then npm run backtest', () => {
     expect(rec.header).toMatchObject({ format: 'gas-api-blocks/1', chainId: 31337, tipData: 'full' })
     expect(rec.blocks).toHaveLength(60)
 
-    const first = rec.blocks[0].number
+    const first = at(rec.blocks, 0).number
     const fh = await nodeFeeHistory(ctx().nodeUrl, first, 60)
     rec.blocks.forEach((b, i) => {
-      expect(b.baseFeePerGas).toBe(BigInt(fh.baseFeePerGas[i]).toString())
-      expect(b.gasUsed / b.gasLimit).toBeCloseTo(fh.gasUsedRatio[i], 6)
+      expect(b.baseFeePerGas).toBe(BigInt(at(fh.baseFeePerGas, i)).toString())
+      expect(b.gasUsed / b.gasLimit).toBeCloseTo(at(fh.gasUsedRatio, i), 6)
       expect(b.txs!.reduce((s, t) => s + t.gas, 0)).toBe(b.gasUsed) // gas from receipts
       if (b.txs!.length) {
         // the node's own gas-weighted percentiles from the recorded tips
         const sorted = b.txs!.map((t) => ({ tip: BigInt(t.tip), gas: t.gas })).sort((x, y) => (x.tip < y.tip ? -1 : x.tip > y.tip ? 1 : 0))
-        for (const [j, p] of [0, 50, 100].entries()) expect(weightedPercentile(sorted, p)).toBe(BigInt(fh.reward[i][j]))
+        for (const [j, p] of [0, 50, 100].entries()) expect(weightedPercentile(sorted, p)).toBe(BigInt(at(at(fh.reward, i), j)))
       }
     })
     expect(rec.blocks.filter((b) => b.txs!.length > 0).length).toBeGreaterThan(30)
@@ -47,6 +52,8 @@ describe('npm run record, then npm run backtest', () => {
     expect(stdout).toMatch(/\| ours \| medium \| \d+ \| 3 \|/)
     const [result] = JSON.parse(readFileSync(json, 'utf8'))
     expect(result).toMatchObject({ chainId: 31337, mode: 'fees', blocks: 60 })
-    expect(new Set(result.metrics.map((m: { strategy: string }) => m.strategy))).toEqual(new Set(['ours', 'metamask-feehistory', 'viem', 'ethers', 'infura-shape']))
+    expect(new Set(result.metrics.map((m: { strategy: string }) => m.strategy))).toEqual(
+      new Set(['ours', 'metamask-feehistory', 'viem', 'ethers', 'infura-shape']),
+    )
   })
 })

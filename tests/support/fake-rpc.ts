@@ -38,7 +38,8 @@ const hex = (n: bigint | number) => `0x${n.toString(16)}`
  */
 export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[]; nextBaseFee: bigint; mode?: FakeMode }): Promise<FakeRpc> {
   const { blocks } = opts
-  const head = blocks[blocks.length - 1]
+  const head = blocks.at(-1)
+  if (!head) throw new Error('a fake chain needs at least one block')
   const byNumber = new Map(blocks.map((b) => [b.number, b]))
   let requests = 0
   const state: FakeRpc = {
@@ -69,7 +70,13 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
         timestamp: hex(b.timestamp),
         ...(mode === 'no-basefee' ? {} : { baseFeePerGas: hex(b.baseFee) }),
         // like a node without full blocks: transactions only as hashes
-        ...(params[1] === true ? { gasUsed: hex(Math.round(b.gasUsedRatio * 30e6)), gasLimit: hex(30e6), transactions: b.tips.map((_, i) => `0x${i.toString(16).padStart(64, '0')}`) } : {}),
+        ...(params[1] === true
+          ? {
+              gasUsed: hex(Math.round(b.gasUsedRatio * 30e6)),
+              gasLimit: hex(30e6),
+              transactions: b.tips.map((_, i) => `0x${i.toString(16).padStart(64, '0')}`),
+            }
+          : {}),
       }
     }
     if (method === 'eth_feeHistory') {
@@ -77,12 +84,19 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
       const newest = params[1] === 'latest' ? (mode === 'reorg' ? head.number - 70 : head.number) : Number(params[1])
       const pcts = params[2] as number[]
       const window = blocks.filter((b) => b.number <= newest && b.number > newest - count)
+      const oldest = window[0]
+      if (!oldest) throw new Error(`no blocks up to ${newest}`)
       const next = newest === head.number ? opts.nextBaseFee : byNumber.get(newest + 1)!.baseFee
-      if (mode === 'wrong-types') return { oldestBlock: window[0].number, baseFeePerGas: [...window.map((b) => Number(b.baseFee)), Number(next)], gasUsedRatio: window.map((b) => String(b.gasUsedRatio)) }
+      if (mode === 'wrong-types')
+        return {
+          oldestBlock: oldest.number,
+          baseFeePerGas: [...window.map((b) => Number(b.baseFee)), Number(next)],
+          gasUsedRatio: window.map((b) => String(b.gasUsedRatio)),
+        }
       const baseFeePerGas = [...window.map((b) => hex(b.baseFee)), hex(next)]
       if (mode === 'absurd') baseFeePerGas[0] = `0x1${'0'.repeat(40)}`
       return {
-        oldestBlock: hex(window[0].number),
+        oldestBlock: hex(oldest.number),
         baseFeePerGas: mode === 'bad-feehistory' ? baseFeePerGas.slice(1) : baseFeePerGas,
         gasUsedRatio: window.map((b) => b.gasUsedRatio),
         reward: window.map((b) => pcts.map((p) => hex(b.tips.length ? percentileNearestRank(b.tips, p) : 0n))),

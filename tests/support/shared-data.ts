@@ -1,11 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseCsv } from '@/lib/fees/recording'
+import { parseCsv, type CsvRow } from '@/lib/fees/recording'
 import { gunzipSync } from 'node:zlib'
 
 /** ../shared/data beside the checkout (tests and CI have it there; it is never copied into the repo). */
 export const SHARED_DATA = fileURLToPath(new URL('../../../shared/data', import.meta.url))
+
+/** Whether ../shared/data is there: a user's own clone may not have it (see vitest.config.ts). */
+export const HAS_SHARED_DATA = existsSync(SHARED_DATA)
 
 export function sharedDataPath(...parts: string[]): string {
   const p = join(SHARED_DATA, ...parts)
@@ -14,7 +17,7 @@ export function sharedDataPath(...parts: string[]): string {
 }
 
 /** Rows of a (possibly gzipped) CSV of shared/data, through the library's own reader. */
-export function readCsv(...parts: string[]): Record<string, string>[] {
+export function readCsv(...parts: string[]): CsvRow[] {
   return parseCsv(readText(...parts))
 }
 
@@ -32,8 +35,13 @@ export function readJson<T = unknown>(...parts: string[]): T {
 /** An erigon rpc-tests fixture: [{ request, response }]. */
 export function erigonFixture(network: string, method: string, test: string) {
   const [entry] = readJson<{ request: unknown; response: { result?: unknown } }[]>(
-    'erigon-rpc-tests-fixtures', 'integration', network, method, `${test}.json`,
+    'erigon-rpc-tests-fixtures',
+    'integration',
+    network,
+    method,
+    `${test}.json`,
   )
+  if (!entry) throw new Error(`erigon fixture ${network}/${method}/${test} is empty`)
   return entry
 }
 

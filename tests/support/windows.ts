@@ -1,6 +1,7 @@
 import { REWARD_PERCENTILES } from '@/lib/fees/estimator'
 import { percentileNearestRank } from '@/lib/fees/statistics'
 import type { FeeWindow } from '@/lib/fees/types'
+import { at } from './at'
 import { mainnetFakeChain } from './mainnet-blocks'
 
 /** A FeeWindow from literal values (wei), with the estimator's reward percentiles. */
@@ -46,5 +47,5 @@ export function mainnet100BlockWindow(): FeeWindow {
     rewards: blocks.map((b) => REWARD_PERCENTILES.map((p) => (b.tips.length ? percentileNearestRank(b.tips, p) : 0n))),
     intervalMs: 12_000,
   })
-  return { ...window, oldestBlock: blocks[0].number, headNumber: blocks[blocks.length - 1].number }
+  return { ...window, oldestBlock: at(blocks, 0).number, headNumber: at(blocks, -1).number }
 }

@@ -8,7 +8,11 @@ describe('getServerEnv', () => {
   })
 
   test('args: RPC_URL_<id> takes one or several comma-separated URLs', () => {
-    const env = getServerEnv({ RPC_URL_1: 'https://a.example/v3/KEY, https://b.example', RPC_URL_10: 'http://127.0.0.1:8545', USE_PUBLIC_RPCS: 'false' })
+    const env = getServerEnv({
+      RPC_URL_1: 'https://a.example/v3/KEY, https://b.example',
+      RPC_URL_10: 'http://127.0.0.1:8545',
+      USE_PUBLIC_RPCS: 'false',
+    })
     expect(env.rpcUrls).toEqual({ '1': ['https://a.example/v3/KEY', 'https://b.example'], '10': ['http://127.0.0.1:8545'] })
     expect(env.USE_PUBLIC_RPCS).toBe(false)
   })

@@ -39,13 +39,26 @@ describe('formatWait', () => {
 })
 
 describe('formatPercent', () => {
-  test.each([[0, '0%'], [0.554, '55%'], [0.555, '56%'], [1, '100%'], [1.2, '100%'], [-0.1, '0%']])('behavior: %s reads "%s"', (f, want) => {
+  test.each([
+    [0, '0%'],
+    [0.554, '55%'],
+    [0.555, '56%'],
+    [1, '100%'],
+    [1.2, '100%'],
+    [-0.1, '0%'],
+  ])('behavior: %s reads "%s"', (f, want) => {
     expect(formatPercent(f)).toBe(want)
   })
 })
 
 describe('formatAge', () => {
-  test.each([[0, '0 s'], [42.9, '42 s'], [185, '3 min 5 s'], [7260, '2 h 1 min'], [-3, '0 s']])('behavior: %s s reads "%s"', (s, want) => {
+  test.each([
+    [0, '0 s'],
+    [42.9, '42 s'],
+    [185, '3 min 5 s'],
+    [7260, '2 h 1 min'],
+    [-3, '0 s'],
+  ])('behavior: %s s reads "%s"', (s, want) => {
     expect(formatAge(s)).toBe(want)
   })
 })

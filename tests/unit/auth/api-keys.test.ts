@@ -4,6 +4,7 @@ import { ApiKeysConfigError, parseApiKeys, verifyApiKey } from '@/lib/auth/api-k
 import { authenticate } from '@/lib/auth/authenticate'
 import { formatBasicAuth } from '@/lib/auth/basic-auth'
 import { timingSafeEqual } from '@/lib/auth/constant-time'
+import { at } from '../../support/at'
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')
 
@@ -47,7 +48,7 @@ describe('timingSafeEqual', () => {
     expect(timingSafeEqual(a, a.slice())).toBe(true)
     for (const i of [0, 15, 31]) {
       const b = a.slice()
-      b[i] ^= 1
+      b[i] = at(b, i) ^ 1
       expect(timingSafeEqual(a, b)).toBe(false)
     }
     expect(timingSafeEqual(a, a.slice(0, 31))).toBe(false)

@@ -39,7 +39,9 @@ describe('getFeeWindow', () => {
   test('behavior: a node that answers but stopped following the chain is served as stale, never as current', async () => {
     const chain = { id: 1, name: 'test', rpcUrls: [node.url] }
     const { blocks } = mainnetFakeChain(12)
-    const headAt = blocks[blocks.length - 1].timestamp
+    const head = blocks.at(-1)
+    if (!head) throw new Error('the mainnet window has no blocks')
+    const headAt = head.timestamp
     const clock = vi.spyOn(Date, 'now')
     clock.mockReturnValue((headAt + 30) * 1000) // 30 s after the head: a live chain
     const live = await getFeeWindow(chain)

@@ -5,7 +5,9 @@ import { UNAVAILABLE } from '@/lib/redis/client'
 import { makeWindow } from '../../support/windows'
 
 /** An in-memory stand-in for Redis with the same contract (SET NX lock, token release). */
-function memoryStore(opts: { unavailable?: boolean } = {}): SharedWindowStore & { windows: Map<number, FeeWindow>; locks: Map<number, string> } {
+function memoryStore(
+  opts: { unavailable?: boolean } = {},
+): SharedWindowStore & { windows: Map<number, FeeWindow>; locks: Map<number, string> } {
   const windows = new Map<number, FeeWindow>()
   const locks = new Map<number, string>()
   let n = 0
@@ -15,7 +17,7 @@ function memoryStore(opts: { unavailable?: boolean } = {}): SharedWindowStore & 
     locks,
     async get(chainId) {
       await tick()
-      return opts.unavailable ? UNAVAILABLE : windows.get(chainId) ?? null
+      return opts.unavailable ? UNAVAILABLE : (windows.get(chainId) ?? null)
     },
     async put(chainId, w) {
       await tick()
@@ -83,7 +85,10 @@ describe('readThroughSharedStore', () => {
   })
 
   test('behavior: a published window that is expired, or not newer than ours, is read again', async () => {
-    for (const [fetchedAgo, newerThanAgo] of [[1_500, 5_000], [100, 50]]) {
+    for (const [fetchedAgo, newerThanAgo] of [
+      [1_500, 5_000],
+      [100, 50],
+    ] as const) {
       const store = memoryStore()
       store.windows.set(1, { ...makeWindow({ baseFees: [1n], next: 1n }), fetchedAt: Date.now() - fetchedAgo })
       const node = upstream(1)

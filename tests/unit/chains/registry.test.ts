@@ -12,7 +12,10 @@ describe('buildChainRegistry', () => {
   })
 
   test('args: RPC_URL_<id> overrides a default and adds chains; unknown ids get a generic name', () => {
-    const chains = buildChainRegistry({ USE_PUBLIC_RPCS: true, rpcUrls: { '1': ['http://a', 'http://b'], '31337': ['http://c'], '987654321': ['http://d'] } })
+    const chains = buildChainRegistry({
+      USE_PUBLIC_RPCS: true,
+      rpcUrls: { '1': ['http://a', 'http://b'], '31337': ['http://c'], '987654321': ['http://d'] },
+    })
     expect(chains.get(1)?.rpcUrls).toEqual(['http://a', 'http://b'])
     expect(chains.get(31337)?.name).toBe('Anvil')
     expect(chains.get(987654321)?.name).toBe('Chain 987654321')

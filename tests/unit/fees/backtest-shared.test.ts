@@ -20,21 +20,31 @@ describe('backtest on the shared real datasets', () => {
   })
 
   const long = datasets.filter(({ recording }) => recording.blocks.length >= 60)
-  test.each(long.map((d) => [d.name, d] as const))('behavior: %s meets the inclusion targets and beats the references', (_, { recording, name }) => {
-    const { blocks, intervalMs, tipsKnown } = toBlockStats(recording)
-    const result = runBacktest({ blocks, intervalMs, mode: tipsKnown ? 'fees' : 'base-fee', strategies: STRATEGIES, source: name, chainId: recording.header.chainId })
-    const get = (s: string, l: string) => result.metrics.find((m) => m.strategy === s && m.level === l)!
-    expect(get('ours', 'medium').trials).toBeGreaterThan(50)
-    expect(get('ours', 'medium').inclusionRate).toBeGreaterThanOrEqual(0.95)
-    expect(get('ours', 'high').inclusionRate).toBeGreaterThanOrEqual(0.99)
-    if (result.mode === 'fees') {
-      const ours = get('ours', 'medium')
-      for (const ref of STRATEGIES.filter((s) => s.name !== 'ours')) {
-        const theirs = get(ref.name, 'medium')
-        if (theirs.inclusionRate >= ours.inclusionRate) {
-          expect(ours.medianOverpayment!, `${ref.name} medium: ${theirs.medianOverpayment}`).toBeLessThan(theirs.medianOverpayment! * 0.8)
+  test.each(long.map((d) => [d.name, d] as const))(
+    'behavior: %s meets the inclusion targets and beats the references',
+    (_, { recording, name }) => {
+      const { blocks, intervalMs, tipsKnown } = toBlockStats(recording)
+      const result = runBacktest({
+        blocks,
+        intervalMs,
+        mode: tipsKnown ? 'fees' : 'base-fee',
+        strategies: STRATEGIES,
+        source: name,
+        chainId: recording.header.chainId,
+      })
+      const get = (s: string, l: string) => result.metrics.find((m) => m.strategy === s && m.level === l)!
+      expect(get('ours', 'medium').trials).toBeGreaterThan(50)
+      expect(get('ours', 'medium').inclusionRate).toBeGreaterThanOrEqual(0.95)
+      expect(get('ours', 'high').inclusionRate).toBeGreaterThanOrEqual(0.99)
+      if (result.mode === 'fees') {
+        const ours = get('ours', 'medium')
+        for (const ref of STRATEGIES.filter((s) => s.name !== 'ours')) {
+          const theirs = get(ref.name, 'medium')
+          if (theirs.inclusionRate >= ours.inclusionRate) {
+            expect(ours.medianOverpayment!, `${ref.name} medium: ${theirs.medianOverpayment}`).toBeLessThan(theirs.medianOverpayment! * 0.8)
+          }
         }
       }
-    }
-  })
+    },
+  )
 })

@@ -7,9 +7,18 @@ import { gethOracleTip } from '@/lib/fees/strategies'
 const G = 1_000_000_000n
 /** A block whose every reward percentile is `tip` gwei, `ratio` full, base fee `base` gwei. */
 const block = (n: number, base: bigint, tip: bigint, ratio = 0.5, tips?: bigint[]): BlockStats => ({
-  number: n, baseFee: base * G, gasUsedRatio: ratio, rewards: BACKTEST_PERCENTILES.map(() => tip * G), tips,
+  number: n,
+  baseFee: base * G,
+  gasUsedRatio: ratio,
+  rewards: BACKTEST_PERCENTILES.map(() => tip * G),
+  tips,
 })
-const sug = (maxFee: bigint, tip: bigint, maxWaitMs = 36_000, minWaitMs = 12_000): Suggestion => ({ maxFeePerGas: maxFee * G, maxPriorityFeePerGas: tip * G, minWaitMs, maxWaitMs })
+const sug = (maxFee: bigint, tip: bigint, maxWaitMs = 36_000, minWaitMs = 12_000): Suggestion => ({
+  maxFeePerGas: maxFee * G,
+  maxPriorityFeePerGas: tip * G,
+  minWaitMs,
+  maxWaitMs,
+})
 
 describe('demandedTip', () => {
   test('behavior: p10 of a full block, p5 of one with room, 0 of an empty one, null without tips', () => {
@@ -32,7 +41,7 @@ describe('firstInclusion', () => {
   test.each([
     ['tip and max fee cover block 1', sug(20n, 2n), 1],
     ['tip too low for block 1, enough for block 2', sug(20n, 1n), 2],
-    ['max fee below block 2\'s base fee, the effective tip too small in block 1', sug(11n, 2n), 3],
+    ["max fee below block 2's base fee, the effective tip too small in block 1", sug(11n, 2n), 3],
     ['never: the tip never meets the demand', sug(100n, 0n), null],
     ['max fee caps the effective tip: 12 − 10 = 2 ≥ 2 in block 1', sug(12n, 5n), 1],
   ])('args: %s', (_, s, want) => {
@@ -66,7 +75,7 @@ describe('trial', () => {
 })
 
 describe('gethOracleTip', () => {
-  test('behavior: the 60th percentile of each block\'s 3 lowest tips, ignoring tips under 2 wei', () => {
+  test("behavior: the 60th percentile of each block's 3 lowest tips, ignoring tips under 2 wei", () => {
     const blocks = [block(1, 1n, 0n, 0.5, [0n, 1n, 5n, 6n, 7n, 100n]), block(2, 1n, 0n, 0.5, [3n, 4n, 50n])]
     // samples: 5, 6, 7 and 3, 4, 50 → sorted 3 4 5 6 7 50 → index floor(5 × 0.6) = 3 → 6
     expect(gethOracleTip(blocks)).toBe(6n)
@@ -78,10 +87,18 @@ describe('runBacktest', () => {
   test('behavior: metrics per strategy and level, on a flat window where the answer is obvious', () => {
     const blocks = Array.from({ length: 40 }, (_, i) => block(i, 10n, 2n))
     const fixed = (tip: bigint): Strategy => ({
-      name: `tip-${tip}`, description: '',
+      name: `tip-${tip}`,
+      description: '',
       suggest: () => ({ low: sug(20n, tip), medium: sug(20n, tip), high: sug(20n, tip) }),
     })
-    const r = runBacktest({ blocks, intervalMs: 12_000, mode: 'fees', strategies: [fixed(2n), fixed(3n), fixed(1n)], source: 't', chainId: 1 })
+    const r = runBacktest({
+      blocks,
+      intervalMs: 12_000,
+      mode: 'fees',
+      strategies: [fixed(2n), fixed(3n), fixed(1n)],
+      source: 't',
+      chainId: 1,
+    })
     const m = (name: string) => r.metrics.find((x) => x.strategy === name && x.level === 'medium')!
     expect(m('tip-2').trials).toBeGreaterThan(10)
     expect(m('tip-2')).toMatchObject({ inclusionRate: 1, medianOverpayment: 0, meanWaitBlocks: 1, calibration: 1, promisedBlocks: 3 })

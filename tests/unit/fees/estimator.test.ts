@@ -10,8 +10,10 @@ import {
   priorityFeeRanges,
   priorityFeeTrend,
 } from '@/lib/fees/estimator'
+import { csvCell } from '@/lib/fees/recording'
 import { toFeeData } from '@/lib/fees/report'
 import { createRandom } from '@/lib/devnet/traffic-model'
+import { at } from '../../support/at'
 import { readCsv } from '../../support/shared-data'
 import { flatRewards, mainnet100BlockWindow, makeWindow } from '../../support/windows'
 
@@ -37,7 +39,7 @@ function runMinimaQuantile(demand: bigint[], w: number, target: number): bigint 
   const minima: bigint[] = []
   for (let i = 0; i + w <= demand.length; i++) minima.push(demand.slice(i, i + w).reduce((a, b) => (a < b ? a : b)))
   const sorted = (minima.length ? minima : demand).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  return sorted[Math.ceil(target * sorted.length) - 1]
+  return at(sorted, Math.ceil(target * sorted.length) - 1)
 }
 
 /** A reward row whose 10th percentile (the tip column the estimator reads) is `p10` gwei. */
@@ -76,7 +78,9 @@ describe('estimateLevels', () => {
   })
 
   test('behavior: no fixed gwei floor — an L2 with a 7-wei base fee and 1,000-wei tips gets tiny fees', () => {
-    const data = toFeeData(makeWindow({ baseFees: Array(50).fill(7n), next: 7n, rewards: Array(50).fill(flatRewards(1_000n)), intervalMs: 2_000 }))
+    const data = toFeeData(
+      makeWindow({ baseFees: Array(50).fill(7n), next: 7n, rewards: Array(50).fill(flatRewards(1_000n)), intervalMs: 2_000 }),
+    )
     const levels = estimateLevels(data)
     expect(levels.high.maxFeePerGas).toBeLessThan(2_000n)
     expect(levels.medium.maxPriorityFeePerGas).toBe(1_000n)
@@ -87,12 +91,14 @@ describe('estimateLevels', () => {
     const recent = Array(TIP_BLOCKS).fill(flatRewards(2n * GWEI))
     const empty = Array(5).fill(flatRewards(0n))
     const n = old.length + recent.length + empty.length
-    const data = toFeeData(makeWindow({
-      baseFees: Array(n).fill(GWEI),
-      next: GWEI,
-      rewards: [...old, ...recent, ...empty],
-      ratios: [...old.map(() => 0.9), ...recent.map(() => 0.5), ...empty.map(() => 0)],
-    }))
+    const data = toFeeData(
+      makeWindow({
+        baseFees: Array(n).fill(GWEI),
+        next: GWEI,
+        rewards: [...old, ...recent, ...empty],
+        ratios: [...old.map(() => 0.9), ...recent.map(() => 0.5), ...empty.map(() => 0)],
+      }),
+    )
     expect(estimateLevels(data).medium.maxPriorityFeePerGas).toBe(2n * GWEI)
   })
 
@@ -124,7 +130,8 @@ describe('estimateLevels', () => {
       const n = 1 + Math.floor(rand() * 60)
       const baseFees = Array.from({ length: n }, () => BigInt(Math.floor(rand() * 1e11)))
       const rewards = Array.from({ length: n }, () =>
-        REWARD_PERCENTILES.map(() => BigInt(Math.floor(rand() * 5e9))).sort((a, b) => (a < b ? -1 : 1)))
+        REWARD_PERCENTILES.map(() => BigInt(Math.floor(rand() * 5e9))).sort((a, b) => (a < b ? -1 : 1)),
+      )
       const ratios = Array.from({ length: n }, () => (rand() < 0.2 ? 0 : rand()))
       const next = BigInt(Math.floor(rand() * 1e11))
       const data = toFeeData(makeWindow({ baseFees, next, rewards, ratios, intervalMs: 250 + Math.floor(rand() * 15_000) }))
@@ -148,8 +155,8 @@ describe('real window: mainnet blocks 15,627,832–15,627,931 with every transac
     expectOrdering(levels, data.nextBaseFee)
   })
 
-  test('behavior: tips are the target quantiles of the W-block minima of the last 20 blocks\' 10th-percentile tips', () => {
-    const demand = data.rewards.slice(-20).map((r, i) => (data.gasUsedRatio[data.rewards.length - 20 + i] > 0 ? r[column(10)] : 0n))
+  test("behavior: tips are the target quantiles of the W-block minima of the last 20 blocks' 10th-percentile tips", () => {
+    const demand = data.rewards.slice(-20).map((r, i) => (at(data.gasUsedRatio, data.rewards.length - 20 + i) > 0 ? at(r, column(10)) : 0n))
     const low = runMinimaQuantile(demand, 6, 0.9)
     const medium = [low, runMinimaQuantile(demand, 3, 0.95)].reduce((a, b) => (a > b ? a : b))
     const high = [medium, runMinimaQuantile(demand, 2, 0.99)].reduce((a, b) => (a > b ? a : b))
@@ -163,7 +170,7 @@ describe('real window: mainnet blocks 15,627,832–15,627,931 with every transac
   test('behavior: medium covers two of the largest base fee rises seen in the window after the next block', () => {
     const series = [...data.baseFees, data.nextBaseFee].map(Number)
     let rise = 0
-    for (let i = 1; i < series.length; i++) rise = Math.max(rise, series[i] / series[i - 1] - 1)
+    for (let i = 1; i < series.length; i++) rise = Math.max(rise, at(series, i) / at(series, i - 1) - 1)
     expect(rise).toBeGreaterThan(0.12) // the window holds full blocks: close to EIP-1559's 1/8
     const cap = Number(levels.medium.maxFeePerGas - levels.medium.maxPriorityFeePerGas)
     expect(cap).toBeGreaterThanOrEqual(Number(data.nextBaseFee) * (1 + rise) ** 2 - 1)
@@ -173,25 +180,29 @@ describe('real window: mainnet blocks 15,627,832–15,627,931 with every transac
 
   test('behavior: ranges bracket the data', () => {
     const ranges = priorityFeeRanges(data)
-    const nonEmpty = data.rewards.filter((_, i) => data.gasUsedRatio[i] > 0)
-    expect(ranges.historical[0]).toBe(nonEmpty.map((r) => r[column(0)]).reduce((a, b) => (a < b ? a : b)))
-    expect(ranges.historical[1]).toBe(nonEmpty.map((r) => r[column(100)]).reduce((a, b) => (a > b ? a : b)))
+    const nonEmpty = data.rewards.filter((_, i) => at(data.gasUsedRatio, i) > 0)
+    expect(ranges.historical[0]).toBe(nonEmpty.map((r) => at(r, column(0))).reduce((a, b) => (a < b ? a : b)))
+    expect(ranges.historical[1]).toBe(nonEmpty.map((r) => at(r, column(100))).reduce((a, b) => (a > b ? a : b)))
     expect(ranges.latest).toEqual([nonEmpty.at(-1)![column(0)], nonEmpty.at(-1)![column(100)]])
   })
 })
 
 describe('real window: 1,640 mainnet blocks 15,533,942–15,535,581 (base fees only)', () => {
   const rows = readCsv('eth-mainnet-blocks-15533942-15535581', 'blocks.csv.gz')
-    .map((r) => ({ n: Number(r.number), base: BigInt(r.base_fee_per_gas), ratio: Number(r.gas_used) / Number(r.gas_limit) }))
+    .map((r) => ({ n: Number(r.number), base: BigInt(csvCell(r, 'base_fee_per_gas')), ratio: Number(r.gas_used) / Number(r.gas_limit) }))
     .sort((a, b) => a.n - b.n)
 
-  test('behavior: full blocks show EIP-1559\'s 12.5% maximum rise, which becomes the planned rise', () => {
+  test("behavior: full blocks show EIP-1559's 12.5% maximum rise, which becomes the planned rise", () => {
     expect(rows).toHaveLength(1640)
     let windows = 0
     for (let start = 0; start + 501 <= rows.length; start += 250) {
       const slice = rows.slice(start, start + 501)
       const ratios = slice.slice(0, 500).map((r) => r.ratio)
-      const rise = maxBaseFeeRisePpm(slice.slice(0, 500).map((r) => r.base), slice[500].base, ratios)
+      const rise = maxBaseFeeRisePpm(
+        slice.slice(0, 500).map((r) => r.base),
+        at(slice, 500).base,
+        ratios,
+      )
       expect(ratios.some((r) => r >= 0.95)).toBe(true)
       // a 100%-full block raises the base fee by exactly 1/8; rounding up to the next ppm allows 1 ppm more
       expect(rise >= 124_990n && rise <= 125_001n).toBe(true)
@@ -205,10 +216,11 @@ describe('real window: 1,640 mainnet blocks 15,533,942–15,535,581 (base fees o
     let checked = 0
     for (let end = 510; end < fees.length; end += 37) {
       const window = fees.slice(end - 500, end)
-      const data = toFeeData(makeWindow({ baseFees: window, next: fees[end] }))
+      const next = at(fees, end)
+      const data = toFeeData(makeWindow({ baseFees: window, next }))
       const recent = [...window.slice(-10)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-      expect(baseFeeTrend(data)).toBe(fees[end] > recent[4] ? 'up' : 'down')
-      expect(baseFeeStats(data).congestion).toBe(window.filter((f) => f <= fees[end]).length / 500)
+      expect(baseFeeTrend(data)).toBe(next > at(recent, 4) ? 'up' : 'down')
+      expect(baseFeeStats(data).congestion).toBe(window.filter((f) => f <= next).length / 500)
       checked++
     }
     expect(checked).toBeGreaterThan(20)

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { loadErigonFixtures } from '@/lib/datasets/shared-data'
 import { weightedPercentile } from '@/lib/fees/block-stats'
 import { fromJsonLines, recordBlock, toJsonLines, type Recording } from '@/lib/fees/recording'
+import { at } from '../../support/at'
 import { erigonFixture, sharedDataPath } from '../../support/shared-data'
 
 describe('recording format', () => {
@@ -16,35 +17,47 @@ describe('recording format', () => {
     const back = fromJsonLines(toJsonLines(rec))
     expect(back.blocks.map((b) => b.number)).toEqual([10, 11])
     expect(back.header).toEqual(rec.header)
-    expect(() => fromJsonLines(toJsonLines({ ...rec, blocks: [rec.blocks[0], { ...rec.blocks[1], number: 9 }] }))).toThrow(/consecutive/)
+    expect(() => fromJsonLines(toJsonLines({ ...rec, blocks: [at(rec.blocks, 0), { ...at(rec.blocks, 1), number: 9 }] }))).toThrow(
+      /consecutive/,
+    )
     expect(() => fromJsonLines('{"format":"other"}')).toThrow(/gas-api-blocks/)
   })
 })
 
 describe('erigon fixtures', () => {
-  test('behavior: block 16,000,000\'s largest effective tip equals eth_feeHistory\'s p100 for it', () => {
-    const block = erigonFixture('mainnet', 'eth_getBlockByNumber', 'test_02').response.result ?? erigonFixture('mainnet', 'eth_getBlockByNumber', 'test_04').response.result
+  test("behavior: block 16,000,000's largest effective tip equals eth_feeHistory's p100 for it", () => {
+    const block =
+      erigonFixture('mainnet', 'eth_getBlockByNumber', 'test_02').response.result ??
+      erigonFixture('mainnet', 'eth_getBlockByNumber', 'test_04').response.result
     const fh = erigonFixture('mainnet', 'eth_feeHistory', 'test_05').response.result as { oldestBlock: string; reward: string[][] }
-    const recorded = loadErigonFixtures(sharedDataPath('erigon-rpc-tests-fixtures', 'integration'))
-      .find((d) => d.name === 'erigon-mainnet-block-16000000')
+    const recorded = loadErigonFixtures(sharedDataPath('erigon-rpc-tests-fixtures', 'integration')).find(
+      (d) => d.name === 'erigon-mainnet-block-16000000',
+    )
     expect(recorded, 'block 16,000,000 is among the fixtures').toBeDefined()
-    const txs = recorded!.recording.blocks[0].txs!.map((t) => ({ tip: BigInt(t.tip), gas: t.gas })).sort((a, b) => (a.tip < b.tip ? -1 : 1))
+    const txs = at(recorded!.recording.blocks, 0)
+      .txs!.map((t) => ({ tip: BigInt(t.tip), gas: t.gas }))
+      .sort((a, b) => (a.tip < b.tip ? -1 : 1))
     const index = Number(fh.oldestBlock) === 16_000_000 ? 0 : 1
-    expect(weightedPercentile(txs, 100)).toBe(BigInt(fh.reward[index][0]))
+    expect(weightedPercentile(txs, 100)).toBe(BigInt(at(at(fh.reward, index), 0)))
     expect(block).toBeDefined()
   })
 
-  test('behavior: with receipts, recorded gas adds up to the block\'s gasUsed (block 18,000,000)', () => {
-    const recorded = loadErigonFixtures(sharedDataPath('erigon-rpc-tests-fixtures', 'integration'))
-      .find((d) => d.name === 'erigon-mainnet-block-18000000')
+  test("behavior: with receipts, recorded gas adds up to the block's gasUsed (block 18,000,000)", () => {
+    const recorded = loadErigonFixtures(sharedDataPath('erigon-rpc-tests-fixtures', 'integration')).find(
+      (d) => d.name === 'erigon-mainnet-block-18000000',
+    )
     expect(recorded).toBeDefined()
-    const b = recorded!.recording.blocks[0]
+    const b = at(recorded!.recording.blocks, 0)
     expect(b.txs!.reduce((s, t) => s + t.gas, 0)).toBe(b.gasUsed)
   })
 
   test('behavior: recordBlock derives type-2 tips from the fee caps when no receipt is given', () => {
     const b = recordBlock({
-      number: '0x1', timestamp: '0x2', baseFeePerGas: '0x64', gasUsed: '0x5208', gasLimit: '0xa410',
+      number: '0x1',
+      timestamp: '0x2',
+      baseFeePerGas: '0x64',
+      gasUsed: '0x5208',
+      gasLimit: '0xa410',
       transactions: [
         { hash: '0xa', maxFeePerGas: '0x96', maxPriorityFeePerGas: '0x0a', gas: '0x5208' }, // min(10, 150 − 100) = 10
         { hash: '0xb', maxFeePerGas: '0x6e', maxPriorityFeePerGas: '0x32', gas: '0x5208' }, // min(50, 110 − 100) = 10

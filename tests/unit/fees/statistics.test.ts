@@ -5,7 +5,14 @@ import { readJson } from '../../support/shared-data'
 describe('percentileNearestRank', () => {
   const ten = [10n, 20n, 30n, 40n, 50n, 60n, 70n, 80n, 90n, 100n]
   test.each([
-    [0, 10n], [1, 10n], [10, 10n], [11, 20n], [50, 50n], [90, 90n], [91, 100n], [100, 100n],
+    [0, 10n],
+    [1, 10n],
+    [10, 10n],
+    [11, 20n],
+    [50, 50n],
+    [90, 90n],
+    [91, 100n],
+    [100, 100n],
   ])('args: p=%s of 10..100 is %s', (p, want) => {
     expect(percentileNearestRank(ten, p)).toBe(want)
   })

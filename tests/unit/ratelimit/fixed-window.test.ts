@@ -6,11 +6,20 @@ describe('FixedWindowLimiter', () => {
   const policy = { limit: 3, windowSeconds: 10 }
   test('default: allows `limit` requests per window, then refuses until the window resets', () => {
     const l = new FixedWindowLimiter()
-    const t0 = 1_700_000_000_000 // a window boundary
-    expect([1, 2, 3].map((i) => l.check('k', policy, t0 + i).remaining)).toEqual([2, 1, 0])
+    const t0 = 1_700_000_004_321 // any instant: the window opens with the key's first request
+    expect([0, 1, 2].map((i) => l.check('k', policy, t0 + i).remaining)).toEqual([2, 1, 0])
     const refused = l.check('k', policy, t0 + 4_000)
     expect(refused).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 6 })
-    expect(l.check('k', policy, t0 + 10_000)).toMatchObject({ allowed: true, remaining: 2 })
+    expect(l.check('k', policy, t0 + 9_999).allowed).toBe(false)
+    expect(l.check('k', policy, t0 + 10_000)).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 10 })
+  })
+
+  test('behavior: no wall-clock boundary: a quota spent just before a round hour stays spent after it', () => {
+    const l = new FixedWindowLimiter()
+    const hour = { limit: 5, windowSeconds: 3600 }
+    const beforeTheHour = Date.UTC(2026, 10, 22, 13, 59, 59, 500)
+    for (let i = 0; i < 5; i++) expect(l.check('k', hour, beforeTheHour).allowed).toBe(true)
+    expect(l.check('k', hour, beforeTheHour + 1_000)).toMatchObject({ allowed: false, resetSeconds: 3599 })
   })
 
   test('behavior: keys are counted apart; limit 0 is unlimited', () => {
@@ -23,8 +32,12 @@ describe('FixedWindowLimiter', () => {
 
   test('behavior: IETF RateLimit headers', () => {
     const l = new FixedWindowLimiter()
-    expect(rateLimitHeaders(l.check('k', policy, 2_000))).toEqual({
-      'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '8', 'ratelimit-policy': '3;w=10',
+    l.check('k', policy, 2_000)
+    expect(rateLimitHeaders(l.check('k', policy, 4_000))).toEqual({
+      'ratelimit-limit': '3',
+      'ratelimit-remaining': '1',
+      'ratelimit-reset': '8',
+      'ratelimit-policy': '3;w=10',
     })
     expect(rateLimitHeaders(l.check('k', { limit: 0, windowSeconds: 1 }))).toEqual({})
   })
@@ -47,7 +60,9 @@ describe('consumeRateLimit', () => {
     const { consumeRateLimit } = await import('@/lib/ratelimit')
     const { formatBasicAuth } = await import('@/lib/auth/basic-auth')
     for (const key of ['toString', 'constructor', '__proto__']) {
-      const headers = await consumeRateLimit(new Request('http://x/', { headers: { authorization: formatBasicAuth({ key, secret: 's' }) } }))
+      const headers = await consumeRateLimit(
+        new Request('http://x/', { headers: { authorization: formatBasicAuth({ key, secret: 's' }) } }),
+      )
       expect(headers['ratelimit-limit']).toBe('1200')
       expect(headers['ratelimit-remaining']).toMatch(/^\d+$/)
     }

@@ -24,7 +24,7 @@ describe('next-cache-handler.mjs', () => {
     expect(await h.handler()).toBeNull()
   })
 
-  test('behavior: on Node.js without REDIS_URL it caches in the instance\'s LRU', async () => {
+  test("behavior: on Node.js without REDIS_URL it caches in the instance's LRU", async () => {
     vi.stubEnv('NEXT_RUNTIME', 'nodejs')
     vi.stubEnv('REDIS_URL', '')
     const { default: Handler } = await import('@/lib/redis/next-cache-handler.mjs')

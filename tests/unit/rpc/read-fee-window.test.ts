@@ -1,15 +1,38 @@
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { REWARD_PERCENTILES } from '@/lib/fees/estimator'
 import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '@/lib/http/errors'
 import { readFeeWindow } from '@/lib/rpc/read-fee-window'
+import { at } from '../../support/at'
 import { startFakeRpc, type FakeMode, type FakeRpc } from '../../support/fake-rpc'
 import { mainnetFakeChain } from '../../support/mainnet-blocks'
 
 const chain = mainnetFakeChain()
 const servers: FakeRpc[] = []
 afterEach(async () => {
+  vi.useRealTimers()
   await Promise.all(servers.splice(0).map((s) => s.close()))
 })
+
+/**
+ * Runs `start` under a fake clock (setTimeout and Date only: the network runs on real time) and
+ * reports whether the promise had settled just before `ms` of fake time and right at it.
+ */
+async function settlesAt<T>(ms: number, start: () => Promise<T>): Promise<{ before: boolean; result: T | Error }> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+  let settled = false
+  const p = start()
+    .then(
+      (v) => v,
+      (e: Error) => e,
+    )
+    .finally(() => {
+      settled = true
+    })
+  await vi.advanceTimersByTimeAsync(ms - 1)
+  const before = settled
+  await vi.advanceTimersByTimeAsync(1)
+  return { before, result: await p }
+}
 
 async function fake(mode: FakeMode = 'ok') {
   const s = await startFakeRpc({ chainId: 1, ...chain, mode })
@@ -35,11 +58,11 @@ describe('readFeeWindow', () => {
     expect(w.oldestBlock).toBe(15_627_832)
     expect(w.headNumber).toBe(15_627_931)
     expect(w.baseFeePerGas).toHaveLength(100)
-    expect(w.baseFeePerGas[0]).toBe(String(chain.blocks[0].baseFee))
+    expect(w.baseFeePerGas[0]).toBe(String(at(chain.blocks, 0).baseFee))
     expect(w.nextBaseFeePerGas).toBe(String(chain.nextBaseFee))
     expect(w.reward[0]).toHaveLength(REWARD_PERCENTILES.length)
     expect(w.blockIntervalMs).toBe(12_000)
-    expect(w.headTimestamp).toBe(chain.blocks[99].timestamp)
+    expect(w.headTimestamp).toBe(at(chain.blocks, 99).timestamp)
   })
 
   test('behavior: a cold read is one round (one JSON-RPC batch, with the finalized block); so is a warm one', async () => {
@@ -90,12 +113,11 @@ describe('readFeeWindow', () => {
     expect(JSON.stringify(err.cause ?? {}) + String(err.cause)).not.toContain('127.0.0.1')
   })
 
-  test('error: a node that never answers gives UpstreamUnavailableError within the timeout', async () => {
+  test('error: a node that never answers gives UpstreamUnavailableError when the timeout expires', async () => {
     const s = await fake('hang')
-    const started = Date.now()
-    const err = await read([s.url], { timeoutMs: 400 }).catch((e) => e)
-    expect(err).toBeInstanceOf(UpstreamUnavailableError)
-    expect(Date.now() - started).toBeLessThan(2_000)
+    const { before, result } = await settlesAt(400, () => read([s.url], { timeoutMs: 400 }))
+    expect(before).toBe(false)
+    expect(result).toBeInstanceOf(UpstreamUnavailableError)
   })
 
   test('error: a head that went back more than 64 blocks (a broken node or a deep reorg) is refused', async () => {
@@ -110,21 +132,25 @@ describe('readFeeWindow', () => {
   test('behavior: a node that sends headers and then stalls cannot hold the read: the next URL answers in time', async () => {
     const stalled = await fake('stall-body')
     const good = await fake()
-    const started = Date.now()
-    const w = await read([stalled.url, good.url], { timeoutMs: 2_000 })
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    const p = read([stalled.url, good.url], { timeoutMs: 2_000 })
+    // the first of two URLs gets half the budget; after it, no more time passes, so the answer can
+    // only come from the second URL within the rest
+    await vi.waitFor(() => expect(stalled.requests()).toBe(1))
+    await vi.advanceTimersByTimeAsync(1_000)
+    const w = await p
     expect(w.headNumber).toBe(15_627_931)
-    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(good.requests()).toBe(1)
   })
 
-  test('error: a stalled body alone ends within the timeout as UpstreamUnavailableError', async () => {
+  test('error: a stalled body alone ends as UpstreamUnavailableError when the timeout expires', async () => {
     const stalled = await fake('stall-body')
-    const started = Date.now()
-    const err = await read([stalled.url], { timeoutMs: 600 }).catch((e) => e)
-    expect(err).toBeInstanceOf(UpstreamUnavailableError)
-    expect(Date.now() - started).toBeLessThan(1_500)
+    const { before, result } = await settlesAt(600, () => read([stalled.url], { timeoutMs: 600 }))
+    expect(before).toBe(false)
+    expect(result).toBeInstanceOf(UpstreamUnavailableError)
   })
 
-  test('error: a provider\'s rate limit (JSON-RPC -32005) is unavailability (503), not garbage (502)', async () => {
+  test("error: a provider's rate limit (JSON-RPC -32005) is unavailability (503), not garbage (502)", async () => {
     const s = await fake('rate-limited')
     const err = await read([s.url]).catch((e) => e)
     expect(err).toBeInstanceOf(UpstreamUnavailableError)

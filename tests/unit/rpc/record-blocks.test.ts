@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from 'vitest'
 import { toBlockStats } from '@/lib/fees/block-stats'
 import { FINE_PERCENTILES, recordBlocks } from '@/lib/rpc/record-blocks'
+import { at } from '../../support/at'
 import { startFakeRpc, type FakeRpc } from '../../support/fake-rpc'
 import { mainnetFakeChain } from '../../support/mainnet-blocks'
 
@@ -15,9 +16,9 @@ test('behavior: a node without full blocks is recorded from eth_feeHistory on a 
   const rec = await recordBlocks({ url: server.url, count: 50 })
   expect(rec.header).toMatchObject({ chainId: 1, tipData: 'percentiles', percentiles: FINE_PERCENTILES, nominalBlockIntervalMs: 12_000 })
   expect(rec.blocks).toHaveLength(50)
-  expect(rec.blocks[0].number).toBe(15_627_882)
-  expect(rec.blocks[49].baseFeePerGas).toBe(String(chain.blocks[99].baseFee))
-  expect(rec.blocks[0].rewards).toHaveLength(FINE_PERCENTILES.length)
+  expect(at(rec.blocks, 0).number).toBe(15_627_882)
+  expect(at(rec.blocks, 49).baseFeePerGas).toBe(String(at(chain.blocks, 99).baseFee))
+  expect(at(rec.blocks, 0).rewards).toHaveLength(FINE_PERCENTILES.length)
   expect(server.calls).toContain('eth_feeHistory')
   // the backtest can use it: the grid holds the percentiles the demanded-tip rule needs
   const stats = toBlockStats(rec)

@@ -5,9 +5,7 @@ import { toErrorResponse } from '@/lib/http/respond'
 export const dynamic = 'force-dynamic'
 
 function notFound(): Response {
-  return toErrorResponse(
-    new NotFoundError('No such endpoint. Use suggestedGasFees, busyThreshold, baseFeePercentile or baseFeeHistory.'),
-  )
+  return toErrorResponse(new NotFoundError('No such endpoint. Use suggestedGasFees, busyThreshold, baseFeePercentile or baseFeeHistory.'))
 }
 
 export const GET = notFound
