@@ -22,7 +22,9 @@ const needShared = existsSync(SHARED_DATA)
   : testFiles(join(root, 'tests/unit'))
       .filter((f) => READS_SHARED_DATA.test(readFileSync(f, 'utf8')))
       .map((f) => relative(root, f))
-if (needShared.length > 0) {
+// (the config is evaluated more than once per run: say it once)
+if (needShared.length > 0 && !process.env.GAS_API_SHARED_DATA_NOTICE) {
+  process.env.GAS_API_SHARED_DATA_NOTICE = '1'
   console.warn(
     `\n../shared/data is not beside this checkout (${SHARED_DATA}): the ${needShared.length} unit test files that read recorded chain data are not run:\n` +
       needShared.map((f) => `  - ${f}`).join('\n') +
