@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { ChainFeePolicyOverride } from './fees/chain-policy'
 
 /**
  * The one place that reads process.env. Values are parsed on first use (never at import time),
@@ -28,6 +29,65 @@ const RpcUrlListSchema = z
       .filter((u) => u.length > 0),
   )
   .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1, 'at least one http(s) URL'))
+
+/** A decimal gwei amount (at most 9 fractional digits), as wei. */
+const GweiSchema = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,17})(\.\d{1,9})?$/, 'a decimal gwei amount, e.g. "30" or "0.001"')
+  .transform((g) => {
+    const [whole = '0', fraction = ''] = g.split('.')
+    return BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, '0'))
+  })
+const PercentSchema = z
+  .number()
+  .min(0)
+  .max(100)
+  .transform((p) => BigInt(Math.round(p * 10_000)))
+
+/**
+ * Overrides of the chain fee policy table (lib/fees/chain-policy.ts), as JSON keyed by chain id:
+ * `{"137":{"minPriorityFeeGwei":"30"}}`. Fields: minPriorityFeeGwei, minSuggestedPriorityFeeGwei,
+ * ignoresTips, maxBaseFeeRisePercent, maxBaseFeeFallPercent, enforceBaseFeeBounds, tipWindowSeconds.
+ */
+const ChainFeePoliciesSchema = z
+  .string()
+  .transform((s, ctx) => {
+    try {
+      return JSON.parse(s) as unknown
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'not JSON' })
+      return z.NEVER
+    }
+  })
+  .pipe(
+    z.record(
+      z.string().regex(/^[1-9]\d{0,15}$/),
+      z
+        .object({
+          minPriorityFeeGwei: GweiSchema.optional(),
+          minSuggestedPriorityFeeGwei: GweiSchema.optional(),
+          ignoresTips: z.boolean().optional(),
+          maxBaseFeeRisePercent: PercentSchema.optional(),
+          maxBaseFeeFallPercent: PercentSchema.optional(),
+          enforceBaseFeeBounds: z.boolean().optional(),
+          tipWindowSeconds: z.number().int().min(1).max(86_400).optional(),
+        })
+        .strict()
+        .transform((o) =>
+          Object.fromEntries(
+            Object.entries({
+              minPriorityFeeWei: o.minPriorityFeeGwei,
+              minSuggestedPriorityFeeWei: o.minSuggestedPriorityFeeGwei,
+              ignoresTips: o.ignoresTips,
+              maxBaseFeeRisePpm: o.maxBaseFeeRisePercent,
+              maxBaseFeeFallPpm: o.maxBaseFeeFallPercent,
+              enforceBaseFeeBounds: o.enforceBaseFeeBounds,
+              tipWindowMs: o.tipWindowSeconds === undefined ? undefined : o.tipWindowSeconds * 1000,
+            }).filter(([, v]) => v !== undefined),
+          ) as ChainFeePolicyOverride,
+        ),
+    ),
+  )
 
 export const ServerEnvSchema = z.object({
   /** Comma-separated `key:secret` or `key:sha256:<hex>` entries (see lib/auth). */
@@ -75,6 +135,8 @@ export const ServerEnvSchema = z.object({
   REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
   /** Serve /bench-floor, the constant route `npm run bench` measures as the framework's floor. */
   BENCH_FLOOR: booleanFlag.transform((v) => v ?? false),
+  /** chainId → overrides of that chain's fee policy row (CHAIN_FEE_POLICIES, JSON). */
+  CHAIN_FEE_POLICIES: ChainFeePoliciesSchema.default({}),
   /** chainId → RPC URLs, from every RPC_URL_<chainId> variable. */
   rpcUrls: z.record(z.string().regex(/^[1-9]\d{0,15}$/), RpcUrlListSchema),
 })
@@ -110,6 +172,7 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     REDIS_URL: source.REDIS_URL || undefined,
     REDIS_TIMEOUT_MS: source.REDIS_TIMEOUT_MS || undefined,
     REQUEST_LOG: source.REQUEST_LOG,
+    CHAIN_FEE_POLICIES: source.CHAIN_FEE_POLICIES || undefined,
     rpcUrls,
   })
   if (!result.success) {

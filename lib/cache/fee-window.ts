@@ -1,7 +1,7 @@
 import { unstable_cache } from 'next/cache'
-import type { ChainConfig } from '../chains/registry'
+import { feePolicyOf, type ChainConfig } from '../chains/registry'
 import { getServerEnv } from '../env'
-import { REWARD_PERCENTILES } from '../fees/estimator'
+import { MAX_CACHE_PERIOD_MS, MIN_CACHE_PERIOD_MS, REWARD_PERCENTILES } from '../fees/estimator'
 import type { FeeWindow } from '../fees/types'
 import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../http/errors'
 import { count } from '../metrics/registry'
@@ -15,14 +15,14 @@ import { readThroughSharedStore, type SharedWindowStore } from './shared-read'
 /** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
 export const HISTORY_BLOCKS = 500
 /** Bump when FeeWindow's shape changes, so old Data Cache entries are not read. */
-const CACHE_VERSION = 'fee-window-v1'
+const CACHE_VERSION = 'fee-window-v2'
 /** After a failed read, requests get the stale window (or the error) without retrying for this long. */
 const FAILURE_BACKOFF_MS = 1_000
 /** A chain found to have no EIP-1559 fee market is not asked again for this long. */
 const UNSUPPORTED_BACKOFF_MS = 300_000
 /** Cache freshness bounds: about one block interval, but not below 1 s (unstable_cache's unit) or above 60 s. */
-const MIN_TTL_MS = 1_000
-const MAX_TTL_MS = 60_000
+const MIN_TTL_MS = MIN_CACHE_PERIOD_MS
+const MAX_TTL_MS = MAX_CACHE_PERIOD_MS
 
 /** A window as served: whether it is stale (the upstream failed and this is the last good one). */
 export type CachedFeeWindow = { window: FeeWindow; stale: boolean; freshUntil: number }
@@ -66,6 +66,7 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
   if (st.window && isFresh(st, st.window, Date.now())) return Promise.resolve(st.window)
   if (!st.inflight) {
     const env = getServerEnv()
+    const policy = feePolicyOf(st.chain)
     const read = () =>
       readFeeWindow({
         chainId,
@@ -77,6 +78,7 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
         // regenerated chain must not be refused forever)
         previous: st.window && Date.now() - st.window.fetchedAt <= env.MAX_STALE_SECONDS * 1000 ? st.window : undefined,
         fallbackBlockTimeMs: st.chain.nominalBlockTimeMs ?? 2_000,
+        ...(policy.enforceBaseFeeBounds ? { baseFeeBounds: { risePpm: policy.maxBaseFeeRisePpm, fallPpm: policy.maxBaseFeeFallPpm } } : {}),
       }).then(
         (w) => {
           count('gas_api_upstream_reads_total', { chain: chainId, result: 'ok' })

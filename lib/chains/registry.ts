@@ -1,6 +1,7 @@
 import type { Chain } from 'viem'
 import * as viemChains from 'viem/chains'
 import { getServerEnv, type ServerEnv } from '../env'
+import { chainFeePolicy, type ChainFeePolicy } from '../fees/chain-policy'
 
 /** A chain the service answers for. */
 export type ChainConfig = {
@@ -10,6 +11,13 @@ export type ChainConfig = {
   rpcUrls: string[]
   /** Block interval the chain is designed for, ms, when viem knows it; only a cold-cache hint. */
   nominalBlockTimeMs?: number
+  /** The chain's fee rules: its row of lib/fees/chain-policy.ts with CHAIN_FEE_POLICIES applied (default: the row). */
+  feePolicy?: ChainFeePolicy
+}
+
+/** A chain's fee policy: the one configured on it, else its row of the table. */
+export function feePolicyOf(chain: Pick<ChainConfig, 'id' | 'feePolicy'>): ChainFeePolicy {
+  return chain.feePolicy ?? chainFeePolicy(chain.id)
 }
 
 /**
@@ -33,7 +41,8 @@ function knownChains(): Map<number, Chain> {
 }
 
 /** The supported chains for an environment: RPC_URL_<id> variables, plus the default public set when enabled. */
-export function buildChainRegistry(env: Pick<ServerEnv, 'USE_PUBLIC_RPCS' | 'rpcUrls'>): Map<number, ChainConfig> {
+export function buildChainRegistry(env: Pick<ServerEnv, 'USE_PUBLIC_RPCS' | 'rpcUrls'> & Partial<Pick<ServerEnv, 'CHAIN_FEE_POLICIES'>>): Map<number, ChainConfig> {
+  const overrides = env.CHAIN_FEE_POLICIES ?? {}
   const chains = new Map<number, ChainConfig>()
   const add = (id: number, rpcUrls: string[]) => {
     const known = knownChains().get(id)
@@ -42,6 +51,7 @@ export function buildChainRegistry(env: Pick<ServerEnv, 'USE_PUBLIC_RPCS' | 'rpc
       name: known?.name ?? `Chain ${id}`,
       rpcUrls,
       nominalBlockTimeMs: (known as { blockTime?: number } | undefined)?.blockTime,
+      feePolicy: chainFeePolicy(id, Object.hasOwn(overrides, String(id)) ? overrides[String(id)] : undefined),
     })
   }
   if (env.USE_PUBLIC_RPCS) {

@@ -122,7 +122,7 @@ export function runBacktest(opts: {
     // the last block has no next base fee to give a strategy
     const next = blocks[n + 1]
     if (!next) break
-    const view = { blocks: blocks.slice(0, n + 1), nextBaseFee: next.baseFee, intervalMs }
+    const view = { blocks: blocks.slice(0, n + 1), nextBaseFee: next.baseFee, intervalMs, chainId: opts.chainId }
     let judged = false
     for (const strategy of opts.strategies) {
       const sug = strategy.suggest(view)

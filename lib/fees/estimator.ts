@@ -1,4 +1,5 @@
-import { maxOf, median, percentileNearestRank, percentileRank, range } from './statistics'
+import { DEFAULT_FEE_POLICY, type ChainFeePolicy } from './chain-policy'
+import { maxOf, median, midRank, percentileNearestRank, range, sortAscending } from './statistics'
 import type { FeeData, LevelEstimate, Urgency } from './types'
 import { mulDivCeil } from './units'
 
@@ -14,11 +15,31 @@ export const LEVEL_SETTINGS: Record<Urgency, { targetInclusion: number; minWaitB
 }
 
 /**
+ * At least this many run minima lie above each level's quantile: a level's quantile is taken over
+ * enough blocks that one burst (up to TAIL_SAMPLES + W − 1 blocks long) cannot set it.
+ */
+export const TAIL_SAMPLES = 2
+
+/**
+ * How many recent blocks a level's tip looks at: the chain policy's time window in blocks of the
+ * measured interval, and never fewer than its quantile needs (W − 1 + TAIL_SAMPLES / (1 − p), so
+ * TAIL_SAMPLES run minima lie above it), nor more than the window holds.
+ */
+export function tipBlocks(level: Urgency, blockIntervalMs: number, tipWindowMs: number, available: number): number {
+  const { targetInclusion, maxWaitBlocks: w } = LEVEL_SETTINGS[level]
+  const inTime = Math.ceil(tipWindowMs / Math.max(1, blockIntervalMs))
+  const forQuantile = w - 1 + Math.ceil(TAIL_SAMPLES / (1 - targetInclusion) - 1e-9)
+  return Math.max(0, Math.min(available, Math.max(inTime, forQuantile)))
+}
+
+/**
  * A level's tip (wei): over every run of W consecutive recent blocks (W = the level's promised
  * wait), the cheapest demanded tip in the run is the best chance a transaction sent before it would
  * have had; the tip is the target-inclusion quantile (nearest rank) of those minima. A tip at the
  * p-quantile would have got in within W blocks for a share p of the recent starting points, with
  * no assumption that consecutive blocks are independent (they are not: demand comes in bursts).
+ * The rank never passes the TAIL_SAMPLES-th largest minimum: a window too short for the quantile it
+ * claims (a young chain) gets the highest rank it can estimate, not its single largest run.
  */
 export function levelTip(demanded: readonly bigint[], level: Urgency): bigint {
   const { targetInclusion, maxWaitBlocks: w } = LEVEL_SETTINGS[level]
@@ -29,92 +50,123 @@ export function levelTip(demanded: readonly bigint[], level: Urgency): bigint {
     // runs ≤ demanded.length, so the run is never empty
     minima.push(demanded.slice(i, i + w).reduce((m, d) => (d < m ? d : m)))
   }
-  return percentileNearestRank(minima, targetInclusion * 100)
+  const sorted = sortAscending(minima)
+  const rank = Math.max(1, Math.min(Math.ceil(targetInclusion * sorted.length - 1e-9), sorted.length - TAIL_SAMPLES))
+  return sorted[rank - 1] ?? 0n
 }
 
 /** Reward percentiles requested from eth_feeHistory: 10 for the tips, 0/100 for the ranges, 50 for the trend. */
 export const REWARD_PERCENTILES = [0, 10, 50, 100] as const
 
-/** How many recent blocks the tip estimate and the priority-fee trend look at. */
+/** A block this full (gasUsed / gasLimit) had no room left: its marginal tip was contested (the backtest's judge). */
+export const FULL_BLOCK_RATIO = 0.95
+/** How many recent blocks the priority-fee trend looks at. */
 export const TIP_BLOCKS = 20
 /** How many recent blocks the base-fee trend compares the next base fee with. */
 export const TREND_BLOCKS = 10
-/** A block this full (gasUsed / gasLimit) had no room left: its marginal tip was contested. */
-export const FULL_BLOCK_RATIO = 0.95
 /**
- * Per-block base fee rise assumed when the window holds no full block to observe the chain's own
- * maximum: 1/8, EIP-1559's BASE_FEE_MAX_CHANGE_DENOMINATOR.
+ * Tips at or below this are a system's or a builder's (OP-stack deposits, builder payments), not a
+ * market price. go-ethereum's gas price oracle skips tips under DefaultIgnorePrice = 2 wei
+ * (eth/gasprice/gasprice.go getBlockValues: `tip.Cmp(ignoreUnder) == -1`); we also leave out exactly
+ * 2 wei, as the backtest's judge does: no market price sits there.
  */
-const DEFAULT_RISE_PPM = 125_000n
+export const IGNORE_TIP_WEI = 2n
 const PPM = 1_000_000n
 
 /**
- * The largest per-block base fee rise to plan for (ppm). A full block shows the chain's maximum
- * rise (12.5% on mainnet, 2% on OP-stack chains), so with one in the window the largest rise
- * observed is used; otherwise the larger of that and 1/8. At most 100%.
+ * The largest per-block base fee rise to plan for (ppm): the chain's protocol maximum (12.5% on
+ * Ethereum, 2% on OP-stack chains). Where the policy only assumes its bound (an unknown chain), the
+ * largest rise the window shows counts too when it is more; never less than the bound because a small
+ * rise was observed. At most 100%.
  */
-export function maxBaseFeeRisePpm(baseFees: readonly bigint[], nextBaseFee: bigint, gasUsedRatio: readonly number[] = []): bigint {
-  const series = [...baseFees, nextBaseFee]
-  let observed = 0n
-  for (const [i, cur] of series.entries()) {
-    const prev = series[i - 1]
-    if (prev !== undefined && prev > 0n && cur > prev) {
-      const rise = mulDivCeil(cur - prev, PPM, prev)
-      if (rise > observed) observed = rise
+export function maxBaseFeeRisePpm(policy: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'enforceBaseFeeBounds'>, baseFees: readonly bigint[], nextBaseFee: bigint): bigint {
+  let rise = policy.maxBaseFeeRisePpm
+  if (!policy.enforceBaseFeeBounds) {
+    const series = [...baseFees, nextBaseFee]
+    for (const [i, cur] of series.entries()) {
+      const prev = series[i - 1]
+      if (prev !== undefined && prev > 0n && cur > prev) {
+        const observed = mulDivCeil(cur - prev, PPM, prev)
+        if (observed > rise) rise = observed
+      }
     }
   }
-  const sawFullBlock = gasUsedRatio.some((r) => r >= FULL_BLOCK_RATIO)
-  const rise = sawFullBlock && observed > 0n ? observed : observed > DEFAULT_RISE_PPM ? observed : DEFAULT_RISE_PPM
   return rise > PPM ? PPM : rise
 }
 
-function rewardAt(data: FeeData, block: number, percentile: number): bigint {
+/**
+ * How many blocks old an answer can be when a client uses it: the service serves a window for up to
+ * two cache periods (fresh, then while the next read runs) and the client may keep it for its
+ * max-age (at most one more); a cache period is the block interval, but never under 1 s.
+ */
+export function answerAgeBlocks(blockIntervalMs: number): number {
+  const periodMs = Math.min(MAX_CACHE_PERIOD_MS, Math.max(MIN_CACHE_PERIOD_MS, blockIntervalMs))
+  return Math.ceil((3 * periodMs) / Math.max(1, blockIntervalMs) - 1e-9)
+}
+/** Cache freshness bounds: about one block interval, but not below 1 s (unstable_cache's unit) or above 60 s. */
+export const MIN_CACHE_PERIOD_MS = 1_000
+export const MAX_CACHE_PERIOD_MS = 60_000
+
+function rewardAt(data: FeeData, block: number, percentile: number): bigint | undefined {
   const column = data.rewardPercentiles.indexOf(percentile)
   if (column < 0) throw new RangeError(`reward percentile ${percentile} was not requested`)
-  const reward = data.rewards[block]?.[column]
-  if (reward === undefined) throw new RangeError(`no reward at percentile ${percentile} for block ${block} of the window`)
-  return reward
+  // a block whose node sent no reward row (an empty block, on some clients) has no tip data
+  return data.rewards[block]?.[column]
 }
 
 /**
  * What block i would have demanded of a newcomer, as far as eth_feeHistory can tell: its
  * 10th-percentile tip (what a full block demands; from percentiles alone the next blocks' fullness
- * is unknown, so the stricter rule is planned for), 0 when it was empty. Wei.
+ * is unknown, so the stricter rule is planned for); 0 when it was empty, sent no tip data, or its
+ * 10th-percentile tip is a system's or builder's (≤ IGNORE_TIP_WEI): such a block had room. Wei.
  */
 export function demandProxyAt(data: FeeData, i: number): bigint {
-  return data.gasUsedRatio[i] === 0 ? 0n : rewardAt(data, i, 10)
+  if (data.gasUsedRatio[i] === 0) return 0n
+  const tip = rewardAt(data, i, 10)
+  return tip === undefined || tip <= IGNORE_TIP_WEI ? 0n : tip
 }
 
-/** Indices of the blocks that included transactions (gasUsedRatio > 0), most recent last. */
+/** Indices of the blocks that included transactions with tip data (gasUsedRatio > 0), most recent last. */
 function nonEmptyBlocks(data: FeeData): number[] {
   const out: number[] = []
   data.gasUsedRatio.forEach((ratio, i) => {
-    if (ratio > 0) out.push(i)
+    if (ratio > 0 && (data.rewards[i]?.length ?? 0) > 0) out.push(i)
   })
   return out
 }
 
 function rewardsAt(data: FeeData, blocks: readonly number[], percentile: number): bigint[] {
-  return blocks.map((i) => rewardAt(data, i, percentile))
+  return blocks.flatMap((i) => {
+    const r = rewardAt(data, i, percentile)
+    return r === undefined ? [] : [r]
+  })
 }
 
 /**
- * The three levels. Tip: levelTip over the last TIP_BLOCKS blocks' demanded tips. Max fee: the node's next base fee grown by the largest per-block rise for the rest of the
- * medium wait (so it still covers the base fee in the last block medium promises), plus the tip;
- * every level gets that cap, since a cap costs nothing unless the base fee really rises.
- * low ≤ medium ≤ high holds by construction.
+ * The three levels, by the chain's fee policy.
+ * - Tip: levelTip over the level's own recent blocks (tipBlocks), then the chain's floor
+ *   (minSuggestedPriorityFeeWei); 0 on chains that ignore tips. A slower level's tip is the floor
+ *   of a faster one's.
+ * - Max fee: the node's next base fee grown by the protocol's maximum rise for every block the
+ *   slowest level's promise can reach (its wait plus the answer's possible age, answerAgeBlocks),
+ *   plus the tip. Every level gets that cap (a cap costs nothing unless the base fee really rises),
+ *   so low ≤ medium ≤ high holds for both fields.
  */
-export function estimateLevels(data: FeeData): Record<Urgency, LevelEstimate> {
-  const risePpm = maxBaseFeeRisePpm(data.baseFees, data.nextBaseFee, data.gasUsedRatio)
+export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_FEE_POLICY): Record<Urgency, LevelEstimate> {
+  const risePpm = maxBaseFeeRisePpm(policy, data.baseFees, data.nextBaseFee)
+  const longestWait = Math.max(...Object.values(LEVEL_SETTINGS).map((s) => s.maxWaitBlocks))
+  // the base fee of block head+1 is known; the last block a promise can reach is head + age + wait
+  const rises = answerAgeBlocks(data.blockIntervalMs) + longestWait - 1
   let baseFeeCap = data.nextBaseFee
-  for (let k = 1; k < LEVEL_SETTINGS.medium.maxWaitBlocks; k++) baseFeeCap = mulDivCeil(baseFeeCap, PPM + risePpm, PPM)
-  const recent = data.gasUsedRatio.map((_, i) => i).slice(-TIP_BLOCKS)
-  const demanded = recent.map((i) => demandProxyAt(data, i))
+  for (let k = 0; k < rises; k++) baseFeeCap = mulDivCeil(baseFeeCap, PPM + risePpm, PPM)
   const out = {} as Record<Urgency, LevelEstimate>
-  let floorTip = 0n
+  let floorTip = policy.ignoresTips ? 0n : policy.minSuggestedPriorityFeeWei
   for (const level of ['low', 'medium', 'high'] as const) {
     const s = LEVEL_SETTINGS[level]
-    const tip = maxOf(levelTip(demanded, level), floorTip)
+    const blocks = tipBlocks(level, data.blockIntervalMs, policy.tipWindowMs, data.gasUsedRatio.length)
+    const start = data.gasUsedRatio.length - blocks
+    const demanded = data.gasUsedRatio.slice(start).map((_, j) => demandProxyAt(data, start + j))
+    const tip = policy.ignoresTips ? 0n : maxOf(levelTip(demanded, level), floorTip)
     out[level] = {
       maxPriorityFeePerGas: tip,
       maxFeePerGas: baseFeeCap + tip,
@@ -128,15 +180,30 @@ export function estimateLevels(data: FeeData): Record<Urgency, LevelEstimate> {
 
 /** Base fee statistics of the window, in wei. */
 export function baseFeeStats(data: FeeData) {
+  const p90 = percentileNearestRank(data.baseFees, 90)
   return {
     /** 50th percentile (nearest-rank) of the window's base fees. */
     p50: percentileNearestRank(data.baseFees, 50),
     /** 90th percentile (nearest-rank): the busy threshold. */
-    p90: percentileNearestRank(data.baseFees, 90),
-    /** Fraction of the window's base fees at or below the next base fee. */
-    congestion: percentileRank(data.baseFees, data.nextBaseFee),
+    p90,
+    /** How the next base fee ranks in the window: networkCongestion (see congestion). */
+    congestion: congestion(data.baseFees, data.nextBaseFee, p90),
     range: range(data.baseFees),
   }
+}
+
+/**
+ * networkCongestion: the mid-rank of the next base fee among the window's base fees (the share
+ * below it plus half the share equal to it), so a flat window (Linea's 7 wei, BSC's 0) is 0.5, not 1.
+ * It always agrees with busyThreshold: above 0.9 exactly when the next base fee is above it. Where
+ * ties would put it on the wrong side, it is 0.9 (at or below the threshold), or half a rank above
+ * 0.9 (above it). Rounded to 6 decimals.
+ */
+export function congestion(baseFees: readonly bigint[], next: bigint, busyThreshold: bigint): number {
+  const rank = midRank(baseFees, next)
+  const halfRank = 1 / (2 * baseFees.length)
+  const agreed = next > busyThreshold ? Math.max(rank, Math.min(1, 0.9 + halfRank)) : Math.min(rank, 0.9)
+  return Math.round(agreed * 1e6) / 1e6
 }
 
 /**
@@ -164,9 +231,9 @@ export function priorityFeeTrend(data: FeeData): 'up' | 'down' {
 
 /**
  * Priority fee ranges, in wei.
- * - latest: [p0, p100] reward of the latest block that included a transaction.
- * - historical: [min p0, max p100] over every non-empty block of the window.
- * Both are ["0", "0"] when no block of the window included a transaction.
+ * - latest: [p0, p100] reward of the latest block that included a transaction (with tip data).
+ * - historical: [min p0, max p100] over every such block of the window.
+ * Both are ["0", "0"] when no block of the window did.
  */
 export function priorityFeeRanges(data: FeeData): { latest: [bigint, bigint]; historical: [bigint, bigint] } {
   const blocks = nonEmptyBlocks(data)
@@ -175,7 +242,8 @@ export function priorityFeeRanges(data: FeeData): { latest: [bigint, bigint]; hi
   const lows = rewardsAt(data, blocks, 0)
   const highs = rewardsAt(data, blocks, 100)
   return {
-    latest: [rewardAt(data, last, 0), rewardAt(data, last, 100)],
+    // nonEmptyBlocks holds only blocks with a full reward row
+    latest: [rewardAt(data, last, 0) ?? 0n, rewardAt(data, last, 100) ?? 0n],
     historical: [range(lows)[0], range(highs)[1]],
   }
 }

@@ -3,8 +3,9 @@
  * lib/fees is pure; this file is the one that composes the cache with the math.
  */
 import { getFeeWindow } from '../cache/fee-window'
-import { getChain } from '../chains/registry'
+import { feePolicyOf, getChain } from '../chains/registry'
 import { UnsupportedChainError } from '../http/errors'
+import type { ChainFeePolicy } from './chain-policy'
 import { buildFeeReport, type FeeReport } from './report'
 import type { FeeWindow } from './types'
 
@@ -32,10 +33,10 @@ export type Endpoint = keyof FeeReport
 const reports = new WeakMap<FeeWindow, Record<Endpoint, string>>()
 
 /** Each endpoint's body for a window, computed and serialised once however many requests read it. */
-function bodiesFor(window: FeeWindow): Record<Endpoint, string> {
+function bodiesFor(window: FeeWindow, policy: ChainFeePolicy): Record<Endpoint, string> {
   let bodies = reports.get(window)
   if (!bodies) {
-    const report = buildFeeReport(window)
+    const report = buildFeeReport(window, policy)
     bodies = Object.fromEntries(Object.entries(report).map(([k, v]) => [k, JSON.stringify(v)])) as Record<Endpoint, string>
     reports.set(window, bodies)
   }
@@ -51,7 +52,7 @@ export async function getFeeReport(chainId: number): Promise<{ bodies: Record<En
   if (!chain) throw new UnsupportedChainError(chainId)
   const { window, stale, freshUntil } = await getFeeWindow(chain)
   return {
-    bodies: bodiesFor(window),
+    bodies: bodiesFor(window, feePolicyOf(chain)),
     meta: {
       chainId,
       blockNumber: window.headNumber,

@@ -1,3 +1,4 @@
+import { chainFeePolicy, withLiveParams, type ChainFeePolicy } from './chain-policy'
 import { baseFeeStats, baseFeeTrend, estimateLevels, priorityFeeRanges, priorityFeeTrend } from './estimator'
 import type { BaseFeeHistory, BaseFeePercentile, BusyThreshold, SuggestedGasFees } from './schemas'
 import type { FeeData, FeeWindow, LevelEstimate } from './types'
@@ -34,10 +35,10 @@ function level(l: LevelEstimate) {
 
 const pair = ([a, b]: [bigint, bigint]): [string, string] => [formatGwei(a), formatGwei(b)]
 
-/** Computes every endpoint's answer from one window: wei math inside, decimal gwei strings out. */
-export function buildFeeReport(window: FeeWindow): FeeReport {
+/** Computes every endpoint's answer from one window, by the chain's fee policy: wei math inside, decimal gwei strings out. */
+export function buildFeeReport(window: FeeWindow, policy: ChainFeePolicy = chainFeePolicy(window.chainId)): FeeReport {
   const data = toFeeData(window)
-  const levels = estimateLevels(data)
+  const levels = estimateLevels(data, withLiveParams(policy, window.headExtraData))
   const stats = baseFeeStats(data)
   const tips = priorityFeeRanges(data)
   return {

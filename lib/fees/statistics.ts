@@ -22,6 +22,21 @@ export function percentileRank(values: readonly bigint[], x: bigint): number {
   return atOrBelow / values.length
 }
 
+/**
+ * Mid-rank of `x` among `values`, in [0, 1]: the share of values below x plus half the share equal
+ * to it (ties split evenly, so a value equal to every value ranks 0.5).
+ */
+export function midRank(values: readonly bigint[], x: bigint): number {
+  if (values.length === 0) throw new RangeError('midRank: no values')
+  let below = 0
+  let equal = 0
+  for (const v of values) {
+    if (v < x) below++
+    else if (v === x) equal++
+  }
+  return (below + equal / 2) / values.length
+}
+
 /** Lower median (nearest-rank 50th percentile) of a non-empty list. */
 export function median(values: readonly bigint[]): bigint {
   return percentileNearestRank(values, 50)

@@ -1,4 +1,5 @@
 import { BACKTEST_PERCENTILES, type BlockStats } from './block-stats'
+import { chainFeePolicy } from './chain-policy'
 import { estimateLevels, REWARD_PERCENTILES } from './estimator'
 import { median, sortAscending } from './statistics'
 import type { FeeData, Urgency } from './types'
@@ -7,7 +8,8 @@ import type { FeeData, Urgency } from './types'
 export type Suggestion = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; minWaitMs: number; maxWaitMs: number }
 
 /** What a strategy sees at block N: blocks up to N (oldest first), the node's next base fee, the interval. */
-export type StrategyView = { blocks: readonly BlockStats[]; nextBaseFee: bigint; intervalMs: number }
+/** What a strategy sees at block N: the blocks up to N, the next base fee, the interval, and the chain (for its fee policy). */
+export type StrategyView = { blocks: readonly BlockStats[]; nextBaseFee: bigint; intervalMs: number; chainId: number }
 
 export type Strategy = {
   name: string
@@ -39,7 +41,7 @@ export const ours: Strategy = {
       rewards: window.map((b) => REWARD_PERCENTILES.map((p) => reward(b, p))),
       blockIntervalMs: v.intervalMs,
     }
-    const levels = estimateLevels(data)
+    const levels = estimateLevels(data, chainFeePolicy(v.chainId))
     const out = {} as Record<Urgency, Suggestion>
     for (const l of ['low', 'medium', 'high'] as const) {
       out[l] = {

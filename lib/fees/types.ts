@@ -22,8 +22,13 @@ export type FeeWindow = {
   gasUsedRatio: number[]
   /** The reward percentiles asked of eth_feeHistory, ascending. */
   rewardPercentiles: number[]
-  /** Per block, the effective priority fee (wei) at each of rewardPercentiles. */
+  /**
+   * Per block, the effective priority fee (wei) at each of rewardPercentiles; an empty row where the
+   * node sent none ([] or null: a block without transactions, on some clients): no tip data.
+   */
   reward: string[][]
+  /** The head block's extraData (hex), where OP-stack chains carry their EIP-1559 parameters. */
+  headExtraData?: string
   /** When the window was read from the node, ms since the epoch. */
   fetchedAt: number
 }

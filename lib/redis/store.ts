@@ -3,7 +3,7 @@ import type { FeeWindow } from '../fees/types'
 import { UNAVAILABLE, withSharedStore, type Unavailable } from './client'
 
 /** Bump with the FeeWindow shape, so instances of different versions never read each other's windows. */
-const PREFIX = 'gas-api:v1:'
+const PREFIX = 'gas-api:v2:'
 
 /** Deletes the lock only if it still holds our token (a lock that expired and was retaken is not ours). */
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"

@@ -22,14 +22,27 @@ export type ReadFeeWindowParameters = {
   previous?: FeeWindow
   /** Used for the interval only when fewer than two blocks exist, ms. */
   fallbackBlockTimeMs: number
+  /**
+   * The chain's protocol bounds on the base fee's change from one block to the next (ppm of the
+   * parent's), where the chain's fee policy enforces them: a window outside them is refused.
+   */
+  baseFeeBounds?: { risePpm: bigint; fallPpm: bigint }
 }
 
 /** How long an URL that failed is skipped, ms. */
 export const UNHEALTHY_MS = 30_000
 /** A head this far behind the previous one is not a reorg but a broken or lagging node. */
 const REORG_TOLERANCE_BLOCKS = 64
+const PPM = 1_000_000n
 /** A 'finalized' block further back than this is not used to measure the interval. */
 const MAX_ANCHOR_DISTANCE = 100_000
+/**
+ * The interval is measured over at least this many blocks (where the chain has them): a 'finalized'
+ * block 2 blocks back (BSC's fast finality) would measure one rounded timestamp difference.
+ */
+export const MIN_ANCHOR_DISTANCE = 64
+/** A provider that caps eth_feeHistory below the window is paged, in one more batch, at most this many pages. */
+const MAX_PAGES = 20
 /** Re-anchor the interval measurement when its anchor is older than this many windows. */
 const ANCHOR_MAX_WINDOWS = 4
 
@@ -121,23 +134,26 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
   }
 
   if (head.baseFeePerGas === undefined || head.baseFeePerGas === null) throw new FeeMarketUnsupportedError(p.chainId)
-  const fh = parse(RpcFeeHistorySchema, history, 'eth_feeHistory')
-  const blocks = fh.gasUsedRatio.length
-  if (blocks === 0) throw new UpstreamBadResponseError('The upstream node returned an empty fee history.')
-  const reward = fh.reward ?? []
-  if (reward.some((row) => row.length !== p.rewardPercentiles.length)) {
-    throw new UpstreamBadResponseError("The upstream node's eth_feeHistory rewards do not match the percentiles asked.")
-  }
-  const headNumber = fh.oldestBlock + blocks - 1
+  let fh = checkRewards(parse(RpcFeeHistorySchema, history, 'eth_feeHistory'), p)
+  if (fh.gasUsedRatio.length === 0) throw new UpstreamBadResponseError('The upstream node returned an empty fee history.')
+  const headNumber = fh.oldestBlock + fh.gasUsedRatio.length - 1
+  // a provider that caps eth_feeHistory (many answer at most 100 or 1,024 blocks) on a chain that has
+  // the blocks: the older part comes in one more batch of pages, or the read is refused
+  if (fh.gasUsedRatio.length < p.blockCount && fh.oldestBlock > 0) fh = await pageOlder(client, fh, p)
 
   // A block may land between the two calls of the batch; then read the header eth_feeHistory ends at.
   const headHeader = head.number === headNumber ? head : await getHeader(client, headNumber)
   if (p.previous && headNumber < p.previous.headNumber - REORG_TOLERANCE_BLOCKS) {
     throw new UpstreamBadResponseError(`The upstream node's head went back from ${p.previous.headNumber} to ${headNumber}.`)
   }
+  if (p.baseFeeBounds) checkBaseFeeBounds(fh, p.baseFeeBounds)
+  if (p.previous) checkOverlap(fh, p.previous)
 
+  const distance = (h: { number: number }) => headNumber - h.number
   const usable = (h: RpcBlockHeader | undefined) =>
-    h && h.number < headNumber && headNumber - h.number <= MAX_ANCHOR_DISTANCE ? { number: h.number, timestamp: h.timestamp } : null
+    h && distance(h) > 0 && distance(h) <= MAX_ANCHOR_DISTANCE && (distance(h) >= MIN_ANCHOR_DISTANCE || h.number <= fh.oldestBlock)
+      ? { number: h.number, timestamp: h.timestamp }
+      : null
   let anchor: { number: number; timestamp: number } | null = usable(freshAnchor) ?? usable(finalized) ?? (anchorDue ? null : prevAnchor)
   if (anchor === null || anchor.number >= headNumber) {
     if (fh.oldestBlock < headNumber) {
@@ -153,10 +169,9 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
       : p.fallbackBlockTimeMs
 
   const hexToDec = (h: string) => BigInt(h).toString()
-  // the schema holds one base fee more than blocks: the next block's
-  const nextBaseFee = fh.baseFeePerGas[blocks]
-  if (nextBaseFee === undefined)
-    throw new UpstreamBadResponseError("The upstream node's eth_feeHistory has no base fee for the next block.")
+  const blocks = fh.gasUsedRatio.length
+  const next = fh.baseFeePerGas[blocks]
+  if (next === undefined) throw new UpstreamBadResponseError("The upstream node's eth_feeHistory has no next base fee.")
   return {
     chainId: p.chainId,
     oldestBlock: fh.oldestBlock,
@@ -165,10 +180,114 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
     blockIntervalMs,
     intervalAnchor: anchor,
     baseFeePerGas: fh.baseFeePerGas.slice(0, blocks).map(hexToDec),
-    nextBaseFeePerGas: hexToDec(nextBaseFee),
+    nextBaseFeePerGas: hexToDec(next),
     gasUsedRatio: fh.gasUsedRatio,
     rewardPercentiles: [...p.rewardPercentiles],
-    reward: reward.map((row) => row.map(hexToDec)),
+    reward: (fh.reward ?? []).map((row) => row.map(hexToDec)),
+    ...(headHeader.extraData ? { headExtraData: headHeader.extraData } : {}),
     fetchedAt: Date.now(),
+  }
+}
+
+type FeeHistory = z.output<typeof RpcFeeHistorySchema>
+
+/** Reward rows are one per block, each empty (no tips) or one value per percentile asked. */
+function checkRewards(fh: FeeHistory, p: ReadFeeWindowParameters): FeeHistory {
+  const reward = fh.reward ?? fh.gasUsedRatio.map(() => [])
+  if (reward.some((row) => row.length !== 0 && row.length !== p.rewardPercentiles.length)) {
+    throw new UpstreamBadResponseError("The upstream node's eth_feeHistory rewards do not match the percentiles asked.")
+  }
+  return { ...fh, reward }
+}
+
+/**
+ * The older part of a window the node served short: pages of the size it answered, ending just
+ * before what it served, all in one batch; each must join the next without a gap and agree with it on
+ * the base fee at the seam (a page's last base fee is the next block's). Refused when still short.
+ */
+async function pageOlder(client: Client, first: FeeHistory, p: ReadFeeWindowParameters): Promise<FeeHistory> {
+  const pageSize = first.gasUsedRatio.length
+  const wanted = Math.min(p.blockCount, first.oldestBlock + pageSize) - pageSize
+  const pages: { count: number; newest: number }[] = []
+  for (let newest = first.oldestBlock - 1, left = wanted; left > 0 && newest >= 0 && pages.length < MAX_PAGES; ) {
+    const count = Math.min(pageSize, left, newest + 1)
+    pages.push({ count, newest })
+    newest -= count
+    left -= count
+  }
+  const answers = await Promise.all(
+    pages.map(({ count, newest }) =>
+      client.request({ method: 'eth_feeHistory', params: [`0x${count.toString(16)}`, `0x${newest.toString(16)}`, [...p.rewardPercentiles]] }),
+    ),
+  ).catch((cause: unknown) => {
+    // a timeout or a rate limit stays what it is; a node that cannot serve the older blocks is refused
+    const classified = classifyRpcError(cause)
+    if (classified instanceof UpstreamUnavailableError) throw classified
+    throw new UpstreamBadResponseError(
+      `The upstream node served ${pageSize} of the ${Math.min(p.blockCount, first.oldestBlock + pageSize)} blocks of fee history asked for, and not the older ones.`,
+      { cause: classified },
+    )
+  })
+  let joined = first
+  for (const [i, answer] of answers.entries()) {
+    const page = checkRewards(parse(RpcFeeHistorySchema, answer, 'eth_feeHistory'), p)
+    const n = page.gasUsedRatio.length
+    if (n === 0 || page.oldestBlock + n !== joined.oldestBlock || page.baseFeePerGas[n] !== joined.baseFeePerGas[0]) {
+      throw new UpstreamBadResponseError(
+        `The upstream node's eth_feeHistory pages do not join (page ${i + 1} of the window's older blocks ends at block ${page.oldestBlock + n - 1}, the next starts at ${joined.oldestBlock}).`,
+      )
+    }
+    joined = {
+      oldestBlock: page.oldestBlock,
+      baseFeePerGas: [...page.baseFeePerGas.slice(0, n), ...joined.baseFeePerGas],
+      gasUsedRatio: [...page.gasUsedRatio, ...joined.gasUsedRatio],
+      reward: [...(page.reward ?? []), ...(joined.reward ?? [])],
+    }
+  }
+  const expected = Math.min(p.blockCount, first.oldestBlock + pageSize)
+  if (joined.gasUsedRatio.length < expected) {
+    throw new UpstreamBadResponseError(`The upstream node served ${joined.gasUsedRatio.length} of the ${expected} blocks of fee history asked for.`)
+  }
+  return joined
+}
+
+/**
+ * Every base fee of the window, and the next one, within the chain's protocol bound of its parent's:
+ * a rise of at most max(1 wei, parent × rise) (EIP-1559 rounds a full block's increase up to 1 wei),
+ * a fall of at most parent × fall (rounded up).
+ */
+function checkBaseFeeBounds(fh: FeeHistory, bounds: { risePpm: bigint; fallPpm: bigint }): void {
+  const fees = fh.baseFeePerGas.map((h) => BigInt(h))
+  for (let i = 1; i < fees.length; i++) {
+    const parent = fees[i - 1] ?? 0n
+    const fee = fees[i] ?? 0n
+    const maxRise = (parent * bounds.risePpm) / PPM
+    const maxFall = (parent * bounds.fallPpm + PPM - 1n) / PPM
+    if (fee > parent + (maxRise > 1n ? maxRise : 1n) || fee < parent - maxFall) {
+      const block = fh.oldestBlock + i
+      throw new UpstreamBadResponseError(
+        `The upstream node's base fee for block ${block} (${fee} wei after ${parent} wei) is outside the chain's protocol bound of +${Number(bounds.risePpm) / 1e4}% / −${Number(bounds.fallPpm) / 1e4}% a block.`,
+      )
+    }
+  }
+}
+
+/**
+ * Blocks the previous window also held, deeper than a reorg can reach, must not have changed: a node
+ * that now reports other base fees or fullness for them is broken or serves another chain.
+ */
+function checkOverlap(fh: FeeHistory, previous: FeeWindow): void {
+  const settled = previous.headNumber - REORG_TOLERANCE_BLOCKS
+  const from = Math.max(fh.oldestBlock, previous.oldestBlock)
+  for (let block = from; block <= settled && block < fh.oldestBlock + fh.gasUsedRatio.length; block++) {
+    const now = fh.baseFeePerGas[block - fh.oldestBlock]
+    const then = previous.baseFeePerGas[block - previous.oldestBlock]
+    const nowRatio = fh.gasUsedRatio[block - fh.oldestBlock]
+    const thenRatio = previous.gasUsedRatio[block - previous.oldestBlock]
+    if (now === undefined || then === undefined) continue
+    // clients may round gasUsed / gasLimit differently (failover between two of them): 1e-9 apart is the same block
+    if (BigInt(now).toString() !== then || nowRatio === undefined || thenRatio === undefined || Math.abs(nowRatio - thenRatio) > 1e-9) {
+      throw new UpstreamBadResponseError(`The upstream node's data for block ${block} changed since the last read, deeper than a reorg reaches.`)
+    }
   }
 }

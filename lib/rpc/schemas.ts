@@ -15,6 +15,11 @@ export const RpcBlockHeaderSchema = z.object({
   number: SafeIntHex,
   timestamp: SafeIntHex,
   baseFeePerGas: Uint128Hex.nullish(),
+  /** Up to 32 bytes on Ethereum; OP-stack chains carry their EIP-1559 parameters here (Holocene). */
+  extraData: z
+    .string()
+    .regex(/^0x([0-9a-fA-F]{2}){0,97}$/)
+    .nullish(),
 })
 
 export const RpcFeeHistorySchema = z
@@ -22,7 +27,15 @@ export const RpcFeeHistorySchema = z
     oldestBlock: SafeIntHex,
     baseFeePerGas: z.array(Uint128Hex).min(2),
     gasUsedRatio: z.array(z.number().finite().min(0).max(2)),
-    reward: z.array(z.array(Uint128Hex)).optional(),
+    // a block without transactions may come back as [] or null (several clients answer so): no tips
+    reward: z
+      .array(
+        z
+          .array(Uint128Hex)
+          .nullable()
+          .transform((row) => row ?? []),
+      )
+      .nullish(),
   })
   .refine((h) => h.baseFeePerGas.length === h.gasUsedRatio.length + 1, 'baseFeePerGas must have one entry more than gasUsedRatio')
   .refine((h) => (h.reward ?? []).length === h.gasUsedRatio.length, 'reward must have one row per block')

@@ -104,7 +104,7 @@ afterAll(async () => {
 describe('two instances, one Redis', () => {
   test("behavior: Next's cache handler stores unstable_cache entries in Redis", async () => {
     expect((await redisKeys('gas-api:next:*')).length).toBeGreaterThan(0)
-    expect(await redisKeys('gas-api:v1:window:*')).toEqual([`gas-api:v1:window:${CHAIN}`])
+    expect(await redisKeys('gas-api:v2:window:*')).toEqual([`gas-api:v2:window:${CHAIN}`])
   })
 
   test("behavior: both instances serve the same block's data", async () => {
@@ -180,15 +180,15 @@ describe('two instances, one Redis', () => {
     redis = await startRedis({ port, password: REDIS_PASSWORD })
     const back = hammer()
     for (const svc of [a, b]) await until(async () => (await storeUp(svc)) === 1, 'the instance to use Redis again')
-    await until(async () => (await redisKeys('gas-api:v1:window:*')).length > 0, 'a window in the fresh Redis')
-    await until(async () => (await redisKeys(`gas-api:v1:rate:*:${LOAD[0]}`)).length > 0, 'a rate counter in the fresh Redis')
+    await until(async () => (await redisKeys('gas-api:v2:window:*')).length > 0, 'a window in the fresh Redis')
+    await until(async () => (await redisKeys(`gas-api:v2:rate:*:${LOAD[0]}`)).length > 0, 'a rate counter in the fresh Redis')
     back.stopped = true
     await back.done
     expect(back.count).toBeGreaterThan(0)
     expect(back.bad).toEqual([])
     // the fresh Redis holds the pair's state again: the window one of them published, the rate counter
-    expect(await redisKeys('gas-api:v1:window:*')).toEqual([`gas-api:v1:window:${CHAIN}`])
-    expect((await redisKeys(`gas-api:v1:rate:*:${LOAD[0]}`)).length).toBe(1)
+    expect(await redisKeys('gas-api:v2:window:*')).toEqual([`gas-api:v2:window:${CHAIN}`])
+    expect((await redisKeys(`gas-api:v2:rate:*:${LOAD[0]}`)).length).toBe(1)
     for (const file of logs) {
       const text = readFileSync(file, 'utf8')
       expect(text).toContain('"msg":"shared store unavailable: this instance serves from its own memory and the upstream"')

@@ -18,6 +18,8 @@ export type FakeMode =
   | 'reorg' // the head is 70 blocks further back than the data the node served before
   | 'stall-body' // sends 200 headers and the first byte of the body, then nothing
   | 'rate-limited' // answers every call with JSON-RPC error -32005 (limit exceeded)
+  | 'short-history' // eth_feeHistory serves only the newest 100 blocks, for 'latest' or any older newest block
+  | 'doubled' // every base fee doubled: a consistent chain, but not the one it served before
 
 export type FakeRpc = {
   url: string
@@ -36,11 +38,35 @@ const hex = (n: bigint | number) => `0x${n.toString(16)}`
  * from a list of blocks (rewards: nearest-rank percentiles of each block's tips), with failure modes.
  * `POST /__mode/<mode>` switches the mode from another process.
  */
-export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[]; nextBaseFee: bigint; mode?: FakeMode }): Promise<FakeRpc> {
+export type FakeShape = {
+  /** The most blocks one eth_feeHistory answer holds, as many providers cap it (default: no cap). */
+  feeHistoryCap?: number
+  /** How a block without transactions reports its rewards: zeros (default, like geth), [] or null. */
+  emptyRewards?: 'zeros' | '[]' | 'null'
+  /** How far behind the head the 'finalized' block is (default 64; BSC's fast finality: 2). */
+  finalizedDepth?: number
+  /** The extraData of every block (OP-stack chains carry their EIP-1559 parameters there). */
+  extraData?: string
+}
+
+/**
+ * A fake chain node. Before its first given block the chain goes on, back to block 0, with blocks
+ * exactly at the gas target (so the base fee stays the first block's, as EIP-1559 says) carrying the
+ * first block's tips: a node of a chain that has its history, whose eth_feeHistory serves any window.
+ */
+export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[]; nextBaseFee: bigint; mode?: FakeMode } & FakeShape): Promise<FakeRpc> {
   const { blocks } = opts
   const head = blocks.at(-1)
-  if (!head) throw new Error('a fake chain needs at least one block')
-  const byNumber = new Map(blocks.map((b) => [b.number, b]))
+  const first = blocks[0]
+  if (!head || !first) throw new Error('a fake chain needs at least one block')
+  const slot = (blocks[1]?.timestamp ?? first.timestamp + 12) - first.timestamp
+  const given = new Map(blocks.map((b) => [b.number, b]))
+  const byNumber = {
+    get(n: number): FakeBlock | undefined {
+      if (n >= first.number || n < 0) return given.get(n)
+      return { number: n, timestamp: first.timestamp - (first.number - n) * slot, baseFee: first.baseFee, gasUsedRatio: 0.5, tips: first.tips }
+    },
+  }
   let requests = 0
   const state: FakeRpc = {
     url: '',
@@ -62,13 +88,14 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
       const tag = params[0] as string
       if (tag === 'finalized' && mode === 'no-finalized') throw Object.assign(new Error('unknown block tag'), { code: -32602 })
       const h = mode === 'reorg' ? byNumber.get(head.number - 70)! : head
-      const b = tag === 'latest' ? h : tag === 'finalized' ? byNumber.get(h.number - 64) : byNumber.get(Number(tag))
+      const b = tag === 'latest' ? h : tag === 'finalized' ? byNumber.get(h.number - (opts.finalizedDepth ?? 64)) : byNumber.get(Number(tag))
       if (b && mode === 'wrong-types') return { number: b.number, timestamp: b.timestamp, baseFeePerGas: Number(b.baseFee) }
       if (!b) return null
       return {
         number: hex(b.number),
         timestamp: hex(b.timestamp),
         ...(mode === 'no-basefee' ? {} : { baseFeePerGas: hex(b.baseFee) }),
+        ...(opts.extraData ? { extraData: opts.extraData } : {}),
         // like a node without full blocks: transactions only as hashes
         ...(params[1] === true
           ? {
@@ -80,26 +107,39 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
       }
     }
     if (method === 'eth_feeHistory') {
-      const count = Number(params[0])
+      const count = Math.min(Number(params[0]), opts.feeHistoryCap ?? Number.POSITIVE_INFINITY, mode === 'short-history' ? 100 : Number.POSITIVE_INFINITY)
       const newest = params[1] === 'latest' ? (mode === 'reorg' ? head.number - 70 : head.number) : Number(params[1])
+      if (mode === 'short-history' && newest < head.number - 99) throw Object.assign(new Error('block range not available'), { code: -32000 })
       const pcts = params[2] as number[]
-      const window = blocks.filter((b) => b.number <= newest && b.number > newest - count)
+      const window: FakeBlock[] = []
+      for (let n = Math.max(0, newest - count + 1); n <= newest; n++) {
+        const b = byNumber.get(n)
+        if (b) window.push(b)
+      }
       const oldest = window[0]
       if (!oldest) throw new Error(`no blocks up to ${newest}`)
-      const next = newest === head.number ? opts.nextBaseFee : byNumber.get(newest + 1)!.baseFee
+      const following = byNumber.get(newest + 1)
+      const next = newest === head.number ? opts.nextBaseFee : following ? following.baseFee : opts.nextBaseFee
       if (mode === 'wrong-types')
         return {
           oldestBlock: oldest.number,
           baseFeePerGas: [...window.map((b) => Number(b.baseFee)), Number(next)],
           gasUsedRatio: window.map((b) => String(b.gasUsedRatio)),
         }
-      const baseFeePerGas = [...window.map((b) => hex(b.baseFee)), hex(next)]
+      const factor = mode === 'doubled' ? 2n : 1n
+      const baseFeePerGas = [...window.map((b) => hex(b.baseFee * factor)), hex(next * factor)]
       if (mode === 'absurd') baseFeePerGas[0] = `0x1${'0'.repeat(40)}`
       return {
         oldestBlock: hex(oldest.number),
         baseFeePerGas: mode === 'bad-feehistory' ? baseFeePerGas.slice(1) : baseFeePerGas,
         gasUsedRatio: window.map((b) => b.gasUsedRatio),
-        reward: window.map((b) => pcts.map((p) => hex(b.tips.length ? percentileNearestRank(b.tips, p) : 0n))),
+        reward: window.map((b) =>
+          b.tips.length || !opts.emptyRewards || opts.emptyRewards === 'zeros'
+            ? pcts.map((p) => hex(b.tips.length ? percentileNearestRank(b.tips, p) : 0n))
+            : opts.emptyRewards === '[]'
+              ? []
+              : null,
+        ),
       }
     }
     throw Object.assign(new Error(`method ${method} not found`), { code: -32601 })

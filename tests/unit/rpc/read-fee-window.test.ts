@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { REWARD_PERCENTILES } from '@/lib/fees/estimator'
 import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '@/lib/http/errors'
-import { readFeeWindow } from '@/lib/rpc/read-fee-window'
+import { MIN_ANCHOR_DISTANCE, readFeeWindow } from '@/lib/rpc/read-fee-window'
 import { at } from '../../support/at'
-import { startFakeRpc, type FakeMode, type FakeRpc } from '../../support/fake-rpc'
+import { startFakeRpc, type FakeMode, type FakeRpc, type FakeShape } from '../../support/fake-rpc'
 import { mainnetFakeChain } from '../../support/mainnet-blocks'
 
 const chain = mainnetFakeChain()
@@ -34,8 +34,8 @@ async function settlesAt<T>(ms: number, start: () => Promise<T>): Promise<{ befo
   return { before, result: await p }
 }
 
-async function fake(mode: FakeMode = 'ok') {
-  const s = await startFakeRpc({ chainId: 1, ...chain, mode })
+async function fake(mode: FakeMode = 'ok', shape: FakeShape = {}) {
+  const s = await startFakeRpc({ chainId: 1, ...chain, mode, ...shape })
   servers.push(s)
   return s
 }
@@ -55,10 +55,11 @@ describe('readFeeWindow', () => {
   test('default: the window of real mainnet blocks, validated and converted to decimal wei', async () => {
     const s = await fake()
     const w = await read([s.url])
-    expect(w.oldestBlock).toBe(15_627_832)
+    // the 100 recorded blocks are the newest of the 500 (the fake chain's earlier blocks sit at the gas target)
+    expect(w.oldestBlock).toBe(15_627_432)
     expect(w.headNumber).toBe(15_627_931)
-    expect(w.baseFeePerGas).toHaveLength(100)
-    expect(w.baseFeePerGas[0]).toBe(String(at(chain.blocks, 0).baseFee))
+    expect(w.baseFeePerGas).toHaveLength(500)
+    expect(w.baseFeePerGas[400]).toBe(String(at(chain.blocks, 0).baseFee))
     expect(w.nextBaseFeePerGas).toBe(String(chain.nextBaseFee))
     expect(w.reward[0]).toHaveLength(REWARD_PERCENTILES.length)
     expect(w.blockIntervalMs).toBe(12_000)
@@ -167,5 +168,71 @@ describe('readFeeWindow', () => {
   test('error: nothing listening gives UpstreamUnavailableError', async () => {
     const err = await read(['http://127.0.0.1:9']).catch((e) => e)
     expect(err).toBeInstanceOf(UpstreamUnavailableError)
+  })
+
+  test('behavior: a provider that caps eth_feeHistory at 100 blocks is paged: the whole 500-block window, in one more batch', async () => {
+    const whole = await read([(await fake()).url])
+    const capped = await fake('ok', { feeHistoryCap: 100 })
+    const w = await read([capped.url])
+    expect(capped.requests()).toBe(2)
+    expect(w.oldestBlock).toBe(whole.oldestBlock)
+    expect(w.baseFeePerGas).toEqual(whole.baseFeePerGas)
+    expect(w.gasUsedRatio).toEqual(whole.gasUsedRatio)
+    expect(w.reward).toEqual(whole.reward)
+    expect(w.nextBaseFeePerGas).toBe(whole.nextBaseFeePerGas)
+  })
+
+  test('error: a node that serves 100 blocks and no older ones is refused, never served as the 500-block history', async () => {
+    const err = await read([(await fake('short-history')).url]).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamBadResponseError)
+    expect(err.message).toMatch(/served 100 of the 500 blocks/)
+  })
+
+  test('behavior: a young chain with fewer blocks than the window is served as it is', async () => {
+    const young = mainnetFakeChain().blocks.map((b, i) => ({ ...b, number: i }))
+    const s = await startFakeRpc({ chainId: 1, blocks: young, nextBaseFee: chain.nextBaseFee })
+    servers.push(s)
+    const w = await read([s.url])
+    expect(w.oldestBlock).toBe(0)
+    expect(w.baseFeePerGas).toHaveLength(100)
+  })
+
+  test.each(['[]', 'null'] as const)('behavior: empty blocks whose reward rows come back as %s count as blocks without tips', async (emptyRewards) => {
+    const blocks = chain.blocks.map((b, i) => (i % 10 === 0 ? { ...b, gasUsedRatio: 0, tips: [] } : b))
+    const s = await startFakeRpc({ chainId: 1, blocks, nextBaseFee: chain.nextBaseFee, emptyRewards })
+    servers.push(s)
+    const w = await read([s.url])
+    const rows = w.reward.slice(400)
+    const withoutTips = blocks.filter((b) => b.tips.length === 0).length
+    expect(withoutTips).toBeGreaterThanOrEqual(10)
+    expect(rows.filter((r) => r.length === 0)).toHaveLength(withoutTips)
+    expect(rows.filter((r) => r.length === REWARD_PERCENTILES.length)).toHaveLength(100 - withoutTips)
+  })
+
+  test('error: a next base fee outside the protocol bound of the last one (a node\'s 1000× base fee) is refused', async () => {
+    const s = await startFakeRpc({ chainId: 1, ...chain, nextBaseFee: chain.nextBaseFee * 1000n })
+    servers.push(s)
+    const bounds = { risePpm: 125_000n, fallPpm: 125_000n }
+    const err = await read([s.url], { baseFeeBounds: bounds }).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamBadResponseError)
+    expect(err.message).toMatch(/block 15627932 .* outside the chain's protocol bound of \+12\.5% \/ −12\.5%/)
+    // the real blocks themselves are within it
+    expect((await read([(await fake()).url], { baseFeeBounds: bounds })).headNumber).toBe(15_627_931)
+  })
+
+  test('error: blocks that changed since the last read, deeper than a reorg reaches, are refused', async () => {
+    const s = await fake()
+    const before = await read([s.url])
+    s.mode = 'doubled'
+    const err = await read([s.url], { previous: before }).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamBadResponseError)
+    expect(err.message).toMatch(/changed since the last read/)
+  })
+
+  test('behavior: a finalized block 2 blocks back (BSC) does not measure the interval: a block at least 64 back does', async () => {
+    const s = await fake('ok', { finalizedDepth: 2 })
+    const w = await read([s.url])
+    expect(w.headNumber - (w.intervalAnchor?.number ?? w.headNumber)).toBeGreaterThanOrEqual(MIN_ANCHOR_DISTANCE)
+    expect(w.blockIntervalMs).toBe(12_000)
   })
 })

@@ -1,0 +1,218 @@
+/**
+ * Chain fee policies as data, in the spirit of viem's `chain.fees`: what each chain's own rules say
+ * about tips and base fees, one row per chain id, each citing its source. Pure: no next/*, no network.
+ */
+
+const GWEI = 1_000_000_000n
+const PPM = 1_000_000n
+
+export type ChainFeePolicy = {
+  /** Which rules the row follows, for docs, logs and tests. */
+  family: 'ethereum' | 'op-stack' | 'polygon-pos' | 'bsc' | 'arbitrum' | 'linea' | 'avalanche' | 'default'
+  /** The lowest tip the chain's validators or sequencer accept, wei: no level suggests less. */
+  minPriorityFeeWei: bigint
+  /**
+   * The lowest tip we suggest, wei (at least minPriorityFeeWei): a chain's own oracle may floor its
+   * suggestions above the bare minimum (Polygon's gas station, op-geth's oracle).
+   */
+  minSuggestedPriorityFeeWei: bigint
+  /** Tips buy nothing on this chain (ordering is first come, first served): every level suggests 0. */
+  ignoresTips: boolean
+  /** The protocol's largest base fee rise from one block to the next, ppm of the previous base fee. */
+  maxBaseFeeRisePpm: bigint
+  /** The protocol's largest base fee fall from one block to the next, ppm. */
+  maxBaseFeeFallPpm: bigint
+  /**
+   * Whether the two bounds above are this chain's rules, so a node's answer outside them is refused.
+   * False for rows that only assume them (an unknown chain, or a chain whose base fee is not set per
+   * block by EIP-1559): there the bounds plan headroom but never refuse data.
+   */
+  enforceBaseFeeBounds: boolean
+  /**
+   * How much recent history the tips come from, ms of the chain's time (more blocks when a level's
+   * quantile needs more samples, fewer when the window has fewer).
+   */
+  tipWindowMs: number
+}
+
+/** EIP-1559 as Ethereum runs it. */
+const EIP1559: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'maxBaseFeeFallPpm' | 'enforceBaseFeeBounds'> = {
+  // go-ethereum params/protocol_params.go: DefaultBaseFeeChangeDenominator = 8, DefaultElasticityMultiplier
+  // = 2; consensus/misc/eip1559/eip1559.go CalcBaseFee: a full block raises the base fee by
+  // max(1, parent × (gasUsed − target) / target / 8), at most 1/8; an empty one lowers it by 1/8
+  maxBaseFeeRisePpm: PPM / 8n,
+  maxBaseFeeFallPpm: PPM / 8n,
+  enforceBaseFeeBounds: true,
+}
+
+/** Ten minutes of recent blocks for the tips: long enough for stable quantiles, short enough to follow the market. */
+const TIP_WINDOW_MS = 10 * 60_000
+
+const ethereum: ChainFeePolicy = {
+  family: 'ethereum',
+  minPriorityFeeWei: 0n,
+  minSuggestedPriorityFeeWei: 0n,
+  ignoresTips: false,
+  ...EIP1559,
+  tipWindowMs: TIP_WINDOW_MS,
+}
+
+const opStack: ChainFeePolicy = {
+  family: 'op-stack',
+  minPriorityFeeWei: 0n,
+  // op-geth eth/gasprice/optimism-gasprice.go: DefaultMinSuggestedPriorityFee = 1e6 wei (0.001 gwei),
+  // the floor of its eth_maxPriorityFeePerGas unless the last block was at capacity
+  minSuggestedPriorityFeeWei: 1_000_000n,
+  ignoresTips: false,
+  // OP-stack after Canyon: EIP-1559 denominator 250 (was 50), elasticity 6 (op-geth PR #165; kona-genesis
+  // OP_MAINNET_EIP1559_BASE_FEE_MAX_CHANGE_DENOMINATOR_CANYON = 250), so a full block raises the base fee
+  // by (6 − 1) / 250 = 2% and an empty one lowers it by 1/250. Since Holocene (OP Mainnet and Base,
+  // 2025-01-09) the operator sets both and each block's extraData carries them: withLiveParams reads
+  // them, and these are only the fallback. Operators change them, so they plan headroom, never refuse data.
+  maxBaseFeeRisePpm: 20_000n,
+  maxBaseFeeFallPpm: 4_000n,
+  enforceBaseFeeBounds: false,
+  tipWindowMs: TIP_WINDOW_MS,
+}
+
+const polygonPos: ChainFeePolicy = {
+  family: 'polygon-pos',
+  // PIP-35: validators and bor's txpool refuse tips under 25 gwei (bor params/protocol_params.go:
+  // BorDefaultTxPoolPriceLimit = BorDefaultMinerGasPrice = 25 * GWei; enforced on mainnet since bor
+  // v1.3.4, July 2024)
+  minPriorityFeeWei: 25n * GWEI,
+  // Polygon's gas station floored its suggestions at 30 gwei (the current docs, "Estimate gas fees",
+  // state the 25 gwei minimum): 30 keeps a margin over the validators' minimum
+  minSuggestedPriorityFeeWei: 30n * GWEI,
+  ignoresTips: false,
+  // bor consensus/misc/eip1559/eip1559.go: the denominator went 8 → 16 (Delhi) → 64 (Bhilai, PIP-58)
+  // and is configurable since Lisovo (PIP-80/81), which caps each block's change at
+  // MaxBaseFeeChangePercent = 5: ±5% a block bounds every configuration
+  maxBaseFeeRisePpm: 50_000n,
+  maxBaseFeeFallPpm: 50_000n,
+  enforceBaseFeeBounds: true,
+  tipWindowMs: TIP_WINDOW_MS,
+}
+
+const bsc: ChainFeePolicy = {
+  family: 'bsc',
+  // BSC's base fee is always 0 (bsc v1.2.9, Hertz: "the BaseFee will be zero on BSC"): the whole price
+  // is the tip, and validators refuse less than their configured minimum gas price: 3 → 1 gwei (bsc
+  // v1.4.16, January 2025) → 0.1 gwei (May 2025) → 0.05 gwei (late 2025; the last two from secondary
+  // reports, no bnb-chain source found)
+  minPriorityFeeWei: 50_000_000n,
+  // a validator configuration, not a consensus rule: suggest the 0.1 gwei every validator took through
+  // 2025, at a cost of 0.05 gwei × 21,000 gas = 0.00000105 BNB a transfer over the lowest
+  minSuggestedPriorityFeeWei: 100_000_000n,
+  ignoresTips: false,
+  // a zero base fee never rises; if it ever did, plan EIP-1559's rise, never refuse data
+  maxBaseFeeRisePpm: PPM / 8n,
+  maxBaseFeeFallPpm: PPM / 8n,
+  enforceBaseFeeBounds: false,
+  tipWindowMs: TIP_WINDOW_MS,
+}
+
+const arbitrum: ChainFeePolicy = {
+  family: 'arbitrum',
+  minPriorityFeeWei: 0n,
+  minSuggestedPriorityFeeWei: 0n,
+  // Nitro's sequencer is first come, first served (docs.arbitrum.io, "Gas and fees": "Because tips do
+  // not make sense in this model, they are ignored"); ArbOS 61's opt-in tip collection is off on One
+  ignoresTips: true,
+  // the L2 base fee (floor 0.02 gwei since ArbOS 51, January 2026) grows with the gas backlog over a
+  // per-second target (nitro arbos/l2pricing/model.go), not per block: plan Ethereum's rise per block,
+  // never refuse data
+  maxBaseFeeRisePpm: PPM / 8n,
+  maxBaseFeeFallPpm: PPM / 8n,
+  enforceBaseFeeBounds: false,
+  tipWindowMs: TIP_WINDOW_MS,
+}
+
+const linea: ChainFeePolicy = {
+  family: 'linea',
+  minPriorityFeeWei: 0n,
+  minSuggestedPriorityFeeWei: 0n,
+  ignoresTips: false,
+  // docs.linea.build, "Gas": "the base fee effectively stabilizes at 7 wei"; the sequencer applies a
+  // minimum gas price whose value we found no source for, so the tips come from the blocks alone.
+  // Plan Ethereum's rise, never refuse data
+  maxBaseFeeRisePpm: PPM / 8n,
+  maxBaseFeeFallPpm: PPM / 8n,
+  enforceBaseFeeBounds: false,
+  tipWindowMs: TIP_WINDOW_MS,
+}
+
+const avalanche: ChainFeePolicy = {
+  family: 'avalanche',
+  minPriorityFeeWei: 0n,
+  minSuggestedPriorityFeeWei: 0n,
+  ignoresTips: false,
+  // ACP-176 (Fortuna, 2025-04-08): an excess-gas exponential price with a 1 wei minimum, whose
+  // "maximum instantaneous price multiplier" per block is ≃ 1.12: plan Ethereum's 1/8, never refuse data
+  maxBaseFeeRisePpm: PPM / 8n,
+  maxBaseFeeFallPpm: PPM / 8n,
+  enforceBaseFeeBounds: false,
+  tipWindowMs: TIP_WINDOW_MS,
+}
+
+/**
+ * An unknown chain: EIP-1559's bounds planned for (and the largest rise the window shows, when that is
+ * more), never enforced; no tip floor.
+ */
+export const DEFAULT_FEE_POLICY: ChainFeePolicy = { ...ethereum, family: 'default', enforceBaseFeeBounds: false }
+
+/** Every chain the README lists as a default gets a row. */
+export const CHAIN_FEE_POLICIES: Readonly<Record<number, ChainFeePolicy>> = {
+  1: ethereum, // Ethereum
+  11155111: ethereum, // Sepolia
+  10: opStack, // OP Mainnet
+  8453: opStack, // Base
+  137: polygonPos, // Polygon PoS
+  56: bsc, // BNB Smart Chain
+  42161: arbitrum, // Arbitrum One
+  59144: linea, // Linea
+  43114: avalanche, // Avalanche C-Chain
+}
+
+/** An override of some fields of a chain's row (configuration: CHAIN_FEE_POLICIES). */
+export type ChainFeePolicyOverride = Partial<Omit<ChainFeePolicy, 'family'>>
+
+/** The policy for a chain: its row (or the default), with any configured override applied. */
+export function chainFeePolicy(chainId: number, override?: ChainFeePolicyOverride): ChainFeePolicy {
+  const row = Object.hasOwn(CHAIN_FEE_POLICIES, chainId) ? CHAIN_FEE_POLICIES[chainId] : undefined
+  const policy = { ...(row ?? DEFAULT_FEE_POLICY), ...override }
+  if (policy.minSuggestedPriorityFeeWei < policy.minPriorityFeeWei) policy.minSuggestedPriorityFeeWei = policy.minPriorityFeeWei
+  return policy
+}
+
+/**
+ * An OP-stack block's EIP-1559 parameters, from its extraData: since Holocene the chain operator sets
+ * them (SystemConfig.setEIP1559Params) and every block carries them: version byte 0 (Holocene) or 1
+ * (Jovian, which appends an 8-byte minimum base fee), then the denominator and the elasticity as
+ * 4-byte big-endian integers (op-geth consensus/misc/eip1559: DecodeHoloceneExtraData). OP Mainnet
+ * and Base have changed theirs since (Base: elasticity 5, denominator 100 in 2026, +4% a block), so
+ * the live values beat any table. null when absent, malformed, or zero (the chain's defaults apply).
+ */
+export function opStackEip1559Params(extraData: string | undefined): { denominator: number; elasticity: number } | null {
+  if (!extraData) return null
+  const hex = extraData.startsWith('0x') ? extraData.slice(2) : extraData
+  const version = hex.slice(0, 2)
+  if (!((version === '00' && hex.length === 18) || (version === '01' && hex.length === 34))) return null
+  const denominator = Number.parseInt(hex.slice(2, 10), 16)
+  const elasticity = Number.parseInt(hex.slice(10, 18), 16)
+  if (!(denominator > 0 && elasticity > 0)) return null
+  return { denominator, elasticity }
+}
+
+/**
+ * The policy with the chain's live EIP-1559 parameters where its blocks carry them (OP-stack): a full
+ * block raises the base fee by (elasticity − 1) / denominator, an empty one lowers it by 1 / denominator.
+ */
+export function withLiveParams(policy: ChainFeePolicy, headExtraData: string | undefined): ChainFeePolicy {
+  if (policy.family !== 'op-stack') return policy
+  const live = opStackEip1559Params(headExtraData)
+  if (!live) return policy
+  const rise = (PPM * BigInt(live.elasticity - 1) + BigInt(live.denominator) - 1n) / BigInt(live.denominator)
+  const fall = (PPM + BigInt(live.denominator) - 1n) / BigInt(live.denominator)
+  return { ...policy, maxBaseFeeRisePpm: rise, maxBaseFeeFallPpm: fall }
+}
