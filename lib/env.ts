@@ -73,18 +73,19 @@ const ChainFeePoliciesSchema = z
           tipWindowSeconds: z.number().int().min(1).max(86_400).optional(),
         })
         .strict()
-        .transform((o) =>
-          Object.fromEntries(
-            Object.entries({
-              minPriorityFeeWei: o.minPriorityFeeGwei,
-              minSuggestedPriorityFeeWei: o.minSuggestedPriorityFeeGwei,
-              ignoresTips: o.ignoresTips,
-              maxBaseFeeRisePpm: o.maxBaseFeeRisePercent,
-              maxBaseFeeFallPpm: o.maxBaseFeeFallPercent,
-              enforceBaseFeeBounds: o.enforceBaseFeeBounds,
-              tipWindowMs: o.tipWindowSeconds === undefined ? undefined : o.tipWindowSeconds * 1000,
-            }).filter(([, v]) => v !== undefined),
-          ) as ChainFeePolicyOverride,
+        .transform(
+          (o) =>
+            Object.fromEntries(
+              Object.entries({
+                minPriorityFeeWei: o.minPriorityFeeGwei,
+                minSuggestedPriorityFeeWei: o.minSuggestedPriorityFeeGwei,
+                ignoresTips: o.ignoresTips,
+                maxBaseFeeRisePpm: o.maxBaseFeeRisePercent,
+                maxBaseFeeFallPpm: o.maxBaseFeeFallPercent,
+                enforceBaseFeeBounds: o.enforceBaseFeeBounds,
+                tipWindowMs: o.tipWindowSeconds === undefined ? undefined : o.tipWindowSeconds * 1000,
+              }).filter(([, v]) => v !== undefined),
+            ) as ChainFeePolicyOverride,
         ),
     ),
   )

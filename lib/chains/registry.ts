@@ -41,7 +41,9 @@ function knownChains(): Map<number, Chain> {
 }
 
 /** The supported chains for an environment: RPC_URL_<id> variables, plus the default public set when enabled. */
-export function buildChainRegistry(env: Pick<ServerEnv, 'USE_PUBLIC_RPCS' | 'rpcUrls'> & Partial<Pick<ServerEnv, 'CHAIN_FEE_POLICIES'>>): Map<number, ChainConfig> {
+export function buildChainRegistry(
+  env: Pick<ServerEnv, 'USE_PUBLIC_RPCS' | 'rpcUrls'> & Partial<Pick<ServerEnv, 'CHAIN_FEE_POLICIES'>>,
+): Map<number, ChainConfig> {
   const overrides = env.CHAIN_FEE_POLICIES ?? {}
   const chains = new Map<number, ChainConfig>()
   const add = (id: number, rpcUrls: string[]) => {

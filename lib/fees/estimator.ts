@@ -79,7 +79,11 @@ const PPM = 1_000_000n
  * largest rise the window shows counts too when it is more; never less than the bound because a small
  * rise was observed. At most 100%.
  */
-export function maxBaseFeeRisePpm(policy: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'enforceBaseFeeBounds'>, baseFees: readonly bigint[], nextBaseFee: bigint): bigint {
+export function maxBaseFeeRisePpm(
+  policy: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'enforceBaseFeeBounds'>,
+  baseFees: readonly bigint[],
+  nextBaseFee: bigint,
+): bigint {
   let rise = policy.maxBaseFeeRisePpm
   if (!policy.enforceBaseFeeBounds) {
     const series = [...baseFees, nextBaseFee]

@@ -209,7 +209,7 @@ async function pageOlder(client: Client, first: FeeHistory, p: ReadFeeWindowPara
   const pageSize = first.gasUsedRatio.length
   const wanted = Math.min(p.blockCount, first.oldestBlock + pageSize) - pageSize
   const pages: { count: number; newest: number }[] = []
-  for (let newest = first.oldestBlock - 1, left = wanted; left > 0 && newest >= 0 && pages.length < MAX_PAGES; ) {
+  for (let newest = first.oldestBlock - 1, left = wanted; left > 0 && newest >= 0 && pages.length < MAX_PAGES;) {
     const count = Math.min(pageSize, left, newest + 1)
     pages.push({ count, newest })
     newest -= count
@@ -217,7 +217,10 @@ async function pageOlder(client: Client, first: FeeHistory, p: ReadFeeWindowPara
   }
   const answers = await Promise.all(
     pages.map(({ count, newest }) =>
-      client.request({ method: 'eth_feeHistory', params: [`0x${count.toString(16)}`, `0x${newest.toString(16)}`, [...p.rewardPercentiles]] }),
+      client.request({
+        method: 'eth_feeHistory',
+        params: [`0x${count.toString(16)}`, `0x${newest.toString(16)}`, [...p.rewardPercentiles]],
+      }),
     ),
   ).catch((cause: unknown) => {
     // a timeout or a rate limit stays what it is; a node that cannot serve the older blocks is refused
@@ -246,7 +249,9 @@ async function pageOlder(client: Client, first: FeeHistory, p: ReadFeeWindowPara
   }
   const expected = Math.min(p.blockCount, first.oldestBlock + pageSize)
   if (joined.gasUsedRatio.length < expected) {
-    throw new UpstreamBadResponseError(`The upstream node served ${joined.gasUsedRatio.length} of the ${expected} blocks of fee history asked for.`)
+    throw new UpstreamBadResponseError(
+      `The upstream node served ${joined.gasUsedRatio.length} of the ${expected} blocks of fee history asked for.`,
+    )
   }
   return joined
 }
@@ -287,7 +292,9 @@ function checkOverlap(fh: FeeHistory, previous: FeeWindow): void {
     if (now === undefined || then === undefined) continue
     // clients may round gasUsed / gasLimit differently (failover between two of them): 1e-9 apart is the same block
     if (BigInt(now).toString() !== then || nowRatio === undefined || thenRatio === undefined || Math.abs(nowRatio - thenRatio) > 1e-9) {
-      throw new UpstreamBadResponseError(`The upstream node's data for block ${block} changed since the last read, deeper than a reorg reaches.`)
+      throw new UpstreamBadResponseError(
+        `The upstream node's data for block ${block} changed since the last read, deeper than a reorg reaches.`,
+      )
     }
   }
 }

@@ -47,7 +47,13 @@ describe('GET /networks/{chainId}/suggestedGasFees', () => {
     const col = (p: number) => PCTS.indexOf(p)
 
     expect(body.estimatedBaseFee).toBe(formatGwei(node.next))
-    expect(body.networkCongestion).toBe(node.baseFees.filter((b) => b <= node.next).length / node.baseFees.length)
+    // congestion: the mid-rank of the next base fee, kept on busyThreshold's side of 0.9
+    const n = node.baseFees.length
+    const midRank = (node.baseFees.filter((b) => b < node.next).length + node.baseFees.filter((b) => b === node.next).length / 2) / n
+    const busy = nearestRank(node.baseFees, 90)
+    const expectedCongestion = node.next > busy ? Math.max(midRank, Math.min(1, 0.9 + 1 / (2 * n))) : Math.min(midRank, 0.9)
+    expect(body.networkCongestion).toBeCloseTo(expectedCongestion, 6)
+    expect(body.networkCongestion > 0.9).toBe(node.next > busy)
     const sorted = [...node.baseFees].sort((a, b) => (a < b ? -1 : 1))
     expect(body.historicalBaseFeeRange).toEqual([gwei(at(sorted, 0)), gwei(at(sorted, -1))])
 
@@ -59,13 +65,16 @@ describe('GET /networks/{chainId}/suggestedGasFees', () => {
     const highs = nonEmpty.map((r) => at(r, col(100)))
     expect(body.historicalPriorityFeeRange).toEqual([gwei(nearestRank(lows, 0)), gwei(nearestRank(highs, 100))])
 
-    // tips: over the last 20 blocks' 10th-percentile tips (0 for empty blocks), the target quantile
-    // (nearest rank) of the minima of every run of W blocks: low W=6 at 90%, medium 3 at 95%, high 2 at 99%
-    const demand = node.rewards.slice(-20).map((r, i) => (at(node.ratios, node.ratios.length - 20 + i) > 0 ? at(r, col(10)) : 0n))
+    // tips (chain 31337 has the default policy: no floor, 10 minutes of blocks, here all 500): per block
+    // the 10th-percentile tip (0 for an empty block or one of at most 2 wei); per level the target
+    // quantile (nearest rank, at most the 3rd largest) of the minima of every run of W blocks:
+    // low W=6 at 90%, medium 3 at 95%, high 2 at 99%
+    const demand = node.rewards.map((r, i) => (at(node.ratios, i) > 0 && at(r, col(10)) > 2n ? at(r, col(10)) : 0n))
     const tipFor = (w: number, target: number) => {
       const minima: bigint[] = []
       for (let i = 0; i + w <= demand.length; i++) minima.push(demand.slice(i, i + w).reduce((a, b) => (a < b ? a : b)))
-      return nearestRank(minima, target * 100)
+      const s = minima.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      return at(s, Math.max(1, Math.min(Math.ceil(target * s.length - 1e-9), s.length - 2)) - 1)
     }
     const max = (a: bigint, b: bigint) => (a > b ? a : b)
     const low = tipFor(6, 0.9)
@@ -75,16 +84,25 @@ describe('GET /networks/{chainId}/suggestedGasFees', () => {
     expect(body.medium.suggestedMaxPriorityFeePerGas).toBe(gwei(medium))
     expect(body.high.suggestedMaxPriorityFeePerGas).toBe(gwei(high))
 
-    // max fee: one cap for every level, the next base fee after two of the largest per-block rises
-    // (the largest observed when the window holds a full block, else at least 1/8), plus the tip
+    // max fee: one cap for every level: the next base fee after the largest per-block rise (12.5%, or
+    // the window's largest when more: this chain's bounds are only assumed) for every block low's
+    // promise can reach: the answer's age (three cache periods of max(1 s, interval), in blocks of the
+    // interval the answer states) + 6 − 1
     const caps = [body.low, body.medium, body.high].map((l) => toWei(l.suggestedMaxFeePerGas) - toWei(l.suggestedMaxPriorityFeePerGas))
     expect(new Set(caps.map(String)).size).toBe(1)
-    const series = [...node.baseFees, node.next].map(Number)
-    let rise = 0
-    for (let i = 1; i < series.length; i++) rise = Math.max(rise, at(series, i) / at(series, i - 1) - 1)
-    if (!node.ratios.some((r) => r >= 0.95)) rise = Math.max(rise, 0.125)
-    expect(Number(at(caps, 0))).toBeGreaterThanOrEqual(Number(node.next) * (1 + rise) ** 2 - 1)
-    expect(Number(at(caps, 0))).toBeLessThanOrEqual(Number(node.next) * (1 + rise + 2e-6) ** 2 + 1)
+    const series = [...node.baseFees, node.next]
+    let risePpm = 125_000n
+    for (let i = 1; i < series.length; i++) {
+      const prev = at(series, i - 1)
+      const cur = at(series, i)
+      if (prev > 0n && cur > prev) risePpm = max(risePpm, ((cur - prev) * 1_000_000n + prev - 1n) / prev)
+    }
+    if (risePpm > 1_000_000n) risePpm = 1_000_000n
+    const intervalMs = Number(res.headers.get('x-block-interval-ms'))
+    const ageBlocks = Math.ceil((3 * Math.min(60_000, Math.max(1_000, intervalMs))) / intervalMs - 1e-9)
+    let cap = node.next
+    for (let k = 0; k < ageBlocks + 6 - 1; k++) cap = (cap * (1_000_000n + risePpm) + 999_999n) / 1_000_000n
+    expect(at(caps, 0)).toBe(cap)
 
     // ordering rules
     for (const field of ['suggestedMaxPriorityFeePerGas', 'suggestedMaxFeePerGas'] as const) {

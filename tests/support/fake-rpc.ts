@@ -54,7 +54,9 @@ export type FakeShape = {
  * exactly at the gas target (so the base fee stays the first block's, as EIP-1559 says) carrying the
  * first block's tips: a node of a chain that has its history, whose eth_feeHistory serves any window.
  */
-export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[]; nextBaseFee: bigint; mode?: FakeMode } & FakeShape): Promise<FakeRpc> {
+export async function startFakeRpc(
+  opts: { chainId: number; blocks: FakeBlock[]; nextBaseFee: bigint; mode?: FakeMode } & FakeShape,
+): Promise<FakeRpc> {
   const { blocks } = opts
   const head = blocks.at(-1)
   const first = blocks[0]
@@ -64,7 +66,13 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
   const byNumber = {
     get(n: number): FakeBlock | undefined {
       if (n >= first.number || n < 0) return given.get(n)
-      return { number: n, timestamp: first.timestamp - (first.number - n) * slot, baseFee: first.baseFee, gasUsedRatio: 0.5, tips: first.tips }
+      return {
+        number: n,
+        timestamp: first.timestamp - (first.number - n) * slot,
+        baseFee: first.baseFee,
+        gasUsedRatio: 0.5,
+        tips: first.tips,
+      }
     },
   }
   let requests = 0
@@ -88,7 +96,8 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
       const tag = params[0] as string
       if (tag === 'finalized' && mode === 'no-finalized') throw Object.assign(new Error('unknown block tag'), { code: -32602 })
       const h = mode === 'reorg' ? byNumber.get(head.number - 70)! : head
-      const b = tag === 'latest' ? h : tag === 'finalized' ? byNumber.get(h.number - (opts.finalizedDepth ?? 64)) : byNumber.get(Number(tag))
+      const b =
+        tag === 'latest' ? h : tag === 'finalized' ? byNumber.get(h.number - (opts.finalizedDepth ?? 64)) : byNumber.get(Number(tag))
       if (b && mode === 'wrong-types') return { number: b.number, timestamp: b.timestamp, baseFeePerGas: Number(b.baseFee) }
       if (!b) return null
       return {
@@ -107,9 +116,14 @@ export async function startFakeRpc(opts: { chainId: number; blocks: FakeBlock[];
       }
     }
     if (method === 'eth_feeHistory') {
-      const count = Math.min(Number(params[0]), opts.feeHistoryCap ?? Number.POSITIVE_INFINITY, mode === 'short-history' ? 100 : Number.POSITIVE_INFINITY)
+      const count = Math.min(
+        Number(params[0]),
+        opts.feeHistoryCap ?? Number.POSITIVE_INFINITY,
+        mode === 'short-history' ? 100 : Number.POSITIVE_INFINITY,
+      )
       const newest = params[1] === 'latest' ? (mode === 'reorg' ? head.number - 70 : head.number) : Number(params[1])
-      if (mode === 'short-history' && newest < head.number - 99) throw Object.assign(new Error('block range not available'), { code: -32000 })
+      if (mode === 'short-history' && newest < head.number - 99)
+        throw Object.assign(new Error('block range not available'), { code: -32000 })
       const pcts = params[2] as number[]
       const window: FakeBlock[] = []
       for (let n = Math.max(0, newest - count + 1); n <= newest; n++) {

@@ -19,7 +19,9 @@ describe('chain fee policies', () => {
   })
 
   test('args: CHAIN_FEE_POLICIES overrides fields of a row, in gwei and percent', () => {
-    const env = getServerEnv({ CHAIN_FEE_POLICIES: '{"137":{"minPriorityFeeGwei":"40","maxBaseFeeRisePercent":12.5},"777":{"ignoresTips":true}}' })
+    const env = getServerEnv({
+      CHAIN_FEE_POLICIES: '{"137":{"minPriorityFeeGwei":"40","maxBaseFeeRisePercent":12.5},"777":{"ignoresTips":true}}',
+    })
     const polygon = chainFeePolicy(137, env.CHAIN_FEE_POLICIES['137'])
     expect(polygon.minPriorityFeeWei).toBe(40n * GWEI)
     // the suggestion floor never stays below the minimum
@@ -42,7 +44,7 @@ describe('OP-stack live EIP-1559 parameters', () => {
   // version 1 (Jovian): the same, then an 8-byte minimum base fee
   const jovian = '0x' + '01' + '000000fa' + '00000002' + '00000000001e8480'
 
-  test('default: decoded from the block\'s extraData', () => {
+  test("default: decoded from the block's extraData", () => {
     expect(opStackEip1559Params(holocene)).toEqual({ denominator: 100, elasticity: 5 })
     expect(opStackEip1559Params(jovian)).toEqual({ denominator: 250, elasticity: 2 })
   })

@@ -59,7 +59,11 @@ function grown(next: bigint, ppm: bigint, k: number): bigint {
 
 /** A reward row whose 10th percentile (the tip column the estimator reads) is `p10` gwei. */
 const row = (p10: bigint, others = 0n) => REWARD_PERCENTILES.map((p) => (p === 10 ? p10 : others))
-const tips = (l: ReturnType<typeof estimateLevels>) => [l.low.maxPriorityFeePerGas, l.medium.maxPriorityFeePerGas, l.high.maxPriorityFeePerGas]
+const tips = (l: ReturnType<typeof estimateLevels>) => [
+  l.low.maxPriorityFeePerGas,
+  l.medium.maxPriorityFeePerGas,
+  l.high.maxPriorityFeePerGas,
+]
 const ethereum = chainFeePolicy(1)
 
 describe('estimateLevels', () => {
@@ -92,7 +96,9 @@ describe('estimateLevels', () => {
   })
 
   test('behavior: no fixed gwei floor on a chain without one — 7-wei base fees and 1,000-wei tips get tiny fees', () => {
-    const data = toFeeData(makeWindow({ baseFees: Array(50).fill(7n), next: 7n, rewards: Array(50).fill(flatRewards(1_000n)), intervalMs: 2_000 }))
+    const data = toFeeData(
+      makeWindow({ baseFees: Array(50).fill(7n), next: 7n, rewards: Array(50).fill(flatRewards(1_000n)), intervalMs: 2_000 }),
+    )
     const levels = estimateLevels(data, chainFeePolicy(59144))
     expect(levels.high.maxFeePerGas).toBeLessThan(2_000n)
     expect(levels.medium.maxPriorityFeePerGas).toBe(1_000n)
@@ -135,7 +141,9 @@ describe('estimateLevels', () => {
     const after = Math.ceil(60_000 / intervalMs) + 1
     for (const length of [1, 2, 3]) {
       const rewards = Array.from({ length: 500 }, (_, i) => flatRewards(i >= 500 - after - length && i < 500 - after ? 300n * calm : calm))
-      const calmData = toFeeData(makeWindow({ baseFees: Array(500).fill(GWEI), next: GWEI, rewards: Array(500).fill(flatRewards(calm)), intervalMs }))
+      const calmData = toFeeData(
+        makeWindow({ baseFees: Array(500).fill(GWEI), next: GWEI, rewards: Array(500).fill(flatRewards(calm)), intervalMs }),
+      )
       const burstData = toFeeData(makeWindow({ baseFees: Array(500).fill(GWEI), next: GWEI, rewards, intervalMs }))
       const before = tips(estimateLevels(calmData, policy))
       const now = tips(estimateLevels(burstData, policy))
@@ -162,10 +170,24 @@ describe('estimateLevels', () => {
     for (const t of tips(estimateLevels(quiet, policy))) expect(t >= floor).toBe(true)
   })
 
-  test('behavior: OP-stack chains suggest at least op-geth\'s 0.001 gwei; Arbitrum, which ignores tips, suggests 0', () => {
-    const window = toFeeData(makeWindow({ baseFees: Array(100).fill(GWEI / 100n), next: GWEI / 100n, rewards: Array(100).fill(flatRewards(0n)), intervalMs: 2_000 }))
+  test("behavior: OP-stack chains suggest at least op-geth's 0.001 gwei; Arbitrum, which ignores tips, suggests 0", () => {
+    const window = toFeeData(
+      makeWindow({
+        baseFees: Array(100).fill(GWEI / 100n),
+        next: GWEI / 100n,
+        rewards: Array(100).fill(flatRewards(0n)),
+        intervalMs: 2_000,
+      }),
+    )
     for (const t of tips(estimateLevels(window, chainFeePolicy(10)))) expect(t).toBe(1_000_000n)
-    const tipped = toFeeData(makeWindow({ baseFees: Array(100).fill(GWEI / 100n), next: GWEI / 100n, rewards: Array(100).fill(flatRewards(GWEI)), intervalMs: 250 }))
+    const tipped = toFeeData(
+      makeWindow({
+        baseFees: Array(100).fill(GWEI / 100n),
+        next: GWEI / 100n,
+        rewards: Array(100).fill(flatRewards(GWEI)),
+        intervalMs: 250,
+      }),
+    )
     for (const t of tips(estimateLevels(tipped, chainFeePolicy(42161)))) expect(t).toBe(0n)
   })
 
@@ -193,7 +215,7 @@ describe('estimateLevels', () => {
     expect(cap).toBe(grown(GWEI + 1n, 125_000n, 8))
   })
 
-  test('behavior: headroom follows the chain\'s own bound: OP-stack plans 2% a block, not 12.5%', () => {
+  test("behavior: headroom follows the chain's own bound: OP-stack plans 2% a block, not 12.5%", () => {
     const data = toFeeData(makeWindow({ baseFees: Array(100).fill(GWEI), next: GWEI, intervalMs: 2_000 }))
     const { low } = estimateLevels(data, chainFeePolicy(10))
     const op = low.maxFeePerGas - low.maxPriorityFeePerGas
@@ -202,7 +224,7 @@ describe('estimateLevels', () => {
     expect(Number(op) / 1e9).toBeLessThan(1.02 ** 8 + 1e-6)
   })
 
-  test('behavior: the cap covers low\'s whole promise and the answer\'s age: sub-second blocks age more blocks', () => {
+  test("behavior: the cap covers low's whole promise and the answer's age: sub-second blocks age more blocks", () => {
     expect(answerAgeBlocks(12_000)).toBe(3)
     expect(answerAgeBlocks(2_000)).toBe(3)
     // the cache period is never under 1 s: 0.75 s blocks can be 4 blocks old, 0.25 s blocks 12
@@ -250,7 +272,7 @@ describe('estimateLevels', () => {
 })
 
 describe('networkCongestion', () => {
-  test('behavior: a flat window (Linea\'s 7 wei, BSC\'s 0) is mid-range, not full, while next = busyThreshold', () => {
+  test("behavior: a flat window (Linea's 7 wei, BSC's 0) is mid-range, not full, while next = busyThreshold", () => {
     for (const fee of [7n, 0n, GWEI / 100n]) {
       const stats = baseFeeStats(toFeeData(makeWindow({ baseFees: Array(500).fill(fee), next: fee })))
       expect(stats.p90).toBe(fee)
@@ -323,11 +345,21 @@ describe('real window: 1,640 mainnet blocks 15,533,942–15,535,581 (base fees o
     for (let start = 0; start + 501 <= rows.length; start += 250) {
       const slice = rows.slice(start, start + 501)
       const ratios = slice.slice(0, 500).map((r) => r.ratio)
-      const observed = maxBaseFeeRisePpm({ maxBaseFeeRisePpm: 0n, enforceBaseFeeBounds: false }, slice.slice(0, 500).map((r) => r.base), at(slice, 500).base)
+      const observed = maxBaseFeeRisePpm(
+        { maxBaseFeeRisePpm: 0n, enforceBaseFeeBounds: false },
+        slice.slice(0, 500).map((r) => r.base),
+        at(slice, 500).base,
+      )
       expect(ratios.some((r) => r >= 0.95)).toBe(true)
       // a 100%-full block raises the base fee by exactly 1/8; rounding up to the next ppm allows 1 ppm more
       expect(observed >= 124_990n && observed <= 125_001n).toBe(true)
-      expect(maxBaseFeeRisePpm(ethereum, slice.slice(0, 500).map((r) => r.base), at(slice, 500).base)).toBe(125_000n)
+      expect(
+        maxBaseFeeRisePpm(
+          ethereum,
+          slice.slice(0, 500).map((r) => r.base),
+          at(slice, 500).base,
+        ),
+      ).toBe(125_000n)
       windows++
     }
     expect(windows).toBeGreaterThan(4)
@@ -342,7 +374,10 @@ describe('real window: 1,640 mainnet blocks 15,533,942–15,535,581 (base fees o
       const data = toFeeData(makeWindow({ baseFees: window, next }))
       const recent = [...window.slice(-10)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       expect(baseFeeTrend(data)).toBe(next > at(recent, 4) ? 'up' : 'down')
-      const p90 = at([...window].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), 449)
+      const p90 = at(
+        [...window].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+        449,
+      )
       const midRank = (window.filter((f) => f < next).length + window.filter((f) => f === next).length / 2) / 500
       expect(baseFeeStats(data).congestion).toBe(next > p90 ? Math.max(midRank, 0.901) : Math.min(midRank, 0.9))
       checked++

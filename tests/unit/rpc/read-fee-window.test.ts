@@ -197,19 +197,22 @@ describe('readFeeWindow', () => {
     expect(w.baseFeePerGas).toHaveLength(100)
   })
 
-  test.each(['[]', 'null'] as const)('behavior: empty blocks whose reward rows come back as %s count as blocks without tips', async (emptyRewards) => {
-    const blocks = chain.blocks.map((b, i) => (i % 10 === 0 ? { ...b, gasUsedRatio: 0, tips: [] } : b))
-    const s = await startFakeRpc({ chainId: 1, blocks, nextBaseFee: chain.nextBaseFee, emptyRewards })
-    servers.push(s)
-    const w = await read([s.url])
-    const rows = w.reward.slice(400)
-    const withoutTips = blocks.filter((b) => b.tips.length === 0).length
-    expect(withoutTips).toBeGreaterThanOrEqual(10)
-    expect(rows.filter((r) => r.length === 0)).toHaveLength(withoutTips)
-    expect(rows.filter((r) => r.length === REWARD_PERCENTILES.length)).toHaveLength(100 - withoutTips)
-  })
+  test.each(['[]', 'null'] as const)(
+    'behavior: empty blocks whose reward rows come back as %s count as blocks without tips',
+    async (emptyRewards) => {
+      const blocks = chain.blocks.map((b, i) => (i % 10 === 0 ? { ...b, gasUsedRatio: 0, tips: [] } : b))
+      const s = await startFakeRpc({ chainId: 1, blocks, nextBaseFee: chain.nextBaseFee, emptyRewards })
+      servers.push(s)
+      const w = await read([s.url])
+      const rows = w.reward.slice(400)
+      const withoutTips = blocks.filter((b) => b.tips.length === 0).length
+      expect(withoutTips).toBeGreaterThanOrEqual(10)
+      expect(rows.filter((r) => r.length === 0)).toHaveLength(withoutTips)
+      expect(rows.filter((r) => r.length === REWARD_PERCENTILES.length)).toHaveLength(100 - withoutTips)
+    },
+  )
 
-  test('error: a next base fee outside the protocol bound of the last one (a node\'s 1000× base fee) is refused', async () => {
+  test("error: a next base fee outside the protocol bound of the last one (a node's 1000× base fee) is refused", async () => {
     const s = await startFakeRpc({ chainId: 1, ...chain, nextBaseFee: chain.nextBaseFee * 1000n })
     servers.push(s)
     const bounds = { risePpm: 125_000n, fallPpm: 125_000n }
