@@ -235,7 +235,15 @@ async function pageOlder(client: Client, first: FeeHistory, p: ReadFeeWindowPara
   for (const [i, answer] of answers.entries()) {
     const page = checkRewards(parse(RpcFeeHistorySchema, answer, 'eth_feeHistory'), p)
     const n = page.gasUsedRatio.length
-    if (n === 0 || page.oldestBlock + n !== joined.oldestBlock || page.baseFeePerGas[n] !== joined.baseFeePerGas[0]) {
+    const seam = page.baseFeePerGas[n]
+    const joinedFirst = joined.baseFeePerGas[0]
+    if (
+      n === 0 ||
+      page.oldestBlock + n !== joined.oldestBlock ||
+      seam === undefined ||
+      joinedFirst === undefined ||
+      BigInt(seam) !== BigInt(joinedFirst)
+    ) {
       throw new UpstreamBadResponseError(
         `The upstream node's eth_feeHistory pages do not join (page ${i + 1} of the window's older blocks ends at block ${page.oldestBlock + n - 1}, the next starts at ${joined.oldestBlock}).`,
       )
