@@ -1,7 +1,7 @@
-// npm run backtest -- <recording.jsonl | shared> [--strategy ours,viem,…] [--json out.json]
+// npm run backtest -- <recording.jsonl | shared> [--strategy ours,viem,…] [--judge lenient,moderate,strict] [--lag 0,1,2] [--json out.json]
 import { writeFileSync } from 'node:fs'
-import { runBacktest, type BacktestResult } from '../lib/fees/backtest'
-import { toBlockStats } from '../lib/fees/block-stats'
+import { runBacktest, type BacktestResult, type LevelMetrics } from '../lib/fees/backtest'
+import { JUDGES, toBlockStats } from '../lib/fees/block-stats'
 import { STRATEGIES } from '../lib/fees/strategies'
 import { loadRecording, loadSharedDatasets } from '../lib/datasets/shared-data'
 import { takeOption } from '../lib/cli-args'
@@ -9,44 +9,99 @@ import { takeOption } from '../lib/cli-args'
 const args = process.argv.slice(2)
 const opt = (name: string) => takeOption(args, name)
 const names = opt('--strategy')?.split(',')
+const judgeNames = opt('--judge')?.split(',')
+const lags = (opt('--lag') ?? '0,1,2').split(',').map(Number)
 const jsonOut = opt('--json') ?? 'backtest-results.json'
 const sharedRoot = opt('--shared')
 const strategies = names ? STRATEGIES.filter((s) => names.includes(s.name)) : STRATEGIES
+const judges = judgeNames ? JUDGES.filter((j) => judgeNames.includes(j.name)) : JUDGES
+const usage =
+  'usage: npm run backtest -- <recording.jsonl[.gz] | shared> [--strategy a,b] [--judge lenient,moderate,strict] [--lag 0,1,2] [--json out.json] [--shared dir]'
 if (names && strategies.length !== names.length) {
   console.error(`unknown strategy in ${names.join(',')}; known: ${STRATEGIES.map((s) => s.name).join(', ')}`)
   process.exit(2)
 }
-if (args.length === 0) {
-  console.error('usage: npm run backtest -- <recording.jsonl[.gz] | shared> [--strategy a,b] [--json out.json] [--shared dir]')
+if (judgeNames && judges.length !== judgeNames.length) {
+  console.error(`unknown judge in ${judgeNames.join(',')}; known: ${JUDGES.map((j) => j.name).join(', ')}`)
+  process.exit(2)
+}
+if (args.length === 0 || lags.some((l) => !Number.isInteger(l) || l < 0 || l > 10)) {
+  console.error(usage)
   process.exit(2)
 }
 
 const datasets = args.flatMap((a) => (a === 'shared' ? loadSharedDatasets(sharedRoot) : [{ name: a, recording: loadRecording(a) }]))
 const results: BacktestResult[] = []
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`)
+const num = (x: number | null, d = 3) => (x === null ? '—' : x.toFixed(d))
+const points = (m: LevelMetrics) =>
+  `${m.inclusionRate >= m.targetInclusion ? '+' : '−'}${Math.abs(100 * (m.inclusionRate - m.targetInclusion)).toFixed(1)}`
+
+/** ours' verdict on the issue's targets for one run: inclusion per level, overpayment against references that match it. */
+function verdict(r: BacktestResult): string {
+  const get = (s: string, l: string) => r.metrics.find((m) => m.strategy === s && m.level === l)
+  const out: string[] = []
+  for (const level of ['low', 'medium', 'high'] as const) {
+    const ours = get('ours', level)
+    if (!ours || ours.trials === 0) continue
+    const meets = ours.inclusionRate >= ours.targetInclusion
+    let line = `${level} ${pct(ours.inclusionRate)} (${meets ? 'meets' : 'MISSES'} ${pct(ours.targetInclusion)}; ${points(ours)} points)`
+    if (r.mode === 'fees' && ours.medianOverpayment !== null) {
+      const rivals = r.metrics.filter(
+        (m) => m.level === level && m.strategy !== 'ours' && m.inclusionRate >= ours.inclusionRate && m.medianOverpayment !== null,
+      )
+      const cheaper = rivals.filter((m) => (m.medianOverpayment ?? 0) <= (ours.medianOverpayment ?? 0)).map((m) => m.strategy)
+      line += cheaper.length
+        ? `, overpays more than ${cheaper.join(', ')}`
+        : rivals.length
+          ? ', overpays least of those that match it'
+          : ', no reference matches its inclusion'
+    }
+    out.push(line)
+  }
+  return out.join('; ')
+}
+
 for (const { name, recording } of datasets) {
   const { blocks, intervalMs, tipsKnown } = toBlockStats(recording)
   const mode = tipsKnown ? 'fees' : 'base-fee'
-  const result = runBacktest({ blocks, intervalMs, mode, strategies, source: name, chainId: recording.header.chainId })
-  results.push(result)
-  const trials = Math.max(0, ...result.metrics.map((m) => m.trials))
-  console.log(
-    `\n## ${name}: chain ${result.chainId}, ${blocks.length} blocks, ${intervalMs} ms interval, ${mode} mode, up to ${trials} trials`,
-  )
-  if (trials === 0) {
-    console.log('(too short: a trial needs 20 blocks of history and the longest promised wait after it)')
-    continue
-  }
+  console.log(`\n## ${name}: chain ${recording.header.chainId}, ${blocks.length} blocks, ${intervalMs} ms interval, ${mode} mode`)
   if (mode === 'base-fee')
-    console.log('(no per-transaction tips: inclusion counts whether the max fee minus the tip covers the base fee; no overpayment)')
-  console.log(
-    '| strategy | level | trials | promised blocks | inclusion in promise | median overpay | p90 overpay | mean wait (blocks) | calibration |',
-  )
-  console.log('|---|---|---|---|---|---|---|---|---|')
-  for (const m of result.metrics) {
     console.log(
-      `| ${m.strategy} | ${m.level} | ${m.trials} | ${m.promisedBlocks} | ${pct(m.inclusionRate)} | ${pct(m.medianOverpayment)} | ${pct(m.p90Overpayment)} | ${m.meanWaitBlocks === null ? '—' : m.meanWaitBlocks.toFixed(2)} | ${pct(m.calibration)} |`,
+      '(no per-transaction tips: inclusion counts whether the max fee minus the tip covers the base fee; no judge, no overpayment)',
     )
+  for (const judge of mode === 'fees' ? judges : judges.slice(0, 1)) {
+    for (const lag of lags) {
+      const result = runBacktest({
+        blocks,
+        intervalMs,
+        mode,
+        strategies,
+        source: name,
+        chainId: recording.header.chainId,
+        judge,
+        lagBlocks: lag,
+      })
+      results.push(result)
+      const trials = Math.max(0, ...result.metrics.map((m) => m.trials))
+      console.log(
+        `\n### ${mode === 'fees' ? `judge ${judge.name} (${judge.description}), ` : ''}serving lag ${lag} block${lag === 1 ? '' : 's'}: up to ${trials} trials`,
+      )
+      if (trials === 0) {
+        console.log(`(too short: a trial needs 20 blocks of history, ${lag} of lag and the longest promised wait after it)`)
+        continue
+      }
+      console.log(`ours: ${verdict(result)}`)
+      console.log(
+        '| strategy | level | trials | promised blocks | in promise | vs claimed share (points) | median overpay | p90 overpay | mean wait (blocks) | OCB gap p50 (gwei) | OCB gap p99 (gwei) |',
+      )
+      console.log('|---|---|---|---|---|---|---|---|---|---|---|')
+      for (const m of result.metrics) {
+        console.log(
+          `| ${m.strategy} | ${m.level} | ${m.trials} | ${m.promisedBlocks} | ${pct(m.inclusionRate)} | ${points(m)} | ${pct(m.medianOverpayment)} | ${pct(m.p90Overpayment)} | ${num(m.meanWaitBlocks, 2)} | ${num(m.medianGapGwei, 4)} | ${num(m.p99GapGwei, 4)} |`,
+        )
+      }
+    }
   }
 }
 writeFileSync(jsonOut, JSON.stringify(results, null, 2))

@@ -1,4 +1,6 @@
-import { demandedTip, type BlockStats } from './block-stats'
+import { judgeNamed, OPENCHAINBENCH_PERCENTILE, realizedTip, type BlockStats, type Judge } from './block-stats'
+import { chainFeePolicy } from './chain-policy'
+import { LEVEL_SETTINGS } from './estimator'
 import type { Strategy, Suggestion } from './strategies'
 import type { Urgency } from './types'
 
@@ -8,19 +10,22 @@ export type Trial = {
   waitBlocks: number | null
   /** Included within the promised maxWait. */
   inPromise: boolean
-  /** Inclusion time within [minWait, maxWait]. */
-  calibrated: boolean
   /** paid / cheapest price that would have got in within the same wait (blocks N+1…N+k), − 1 (fee mode, included in promise). */
   overpayment: number | null
+  /** OpenChainBench's gap: |predicted tip − the realized percentile of block N+1's tips|, wei (fee mode). */
+  gapWei: bigint | null
 }
+
+/** What a block demanded, by the judge, the chain minimum applied. */
+export type Demand = (b: BlockStats) => bigint | null
 
 /**
  * The inclusion rule. A transaction sent right after block N with (maxFee, maxPriority) is included
  * in the first block N+k with maxFee ≥ baseFee(N+k) and effective tip min(maxPriority, maxFee −
- * baseFee(N+k)) ≥ the tip that block demanded (demandedTip). In base-fee mode (the data has no
- * tips) only the part of the max fee reserved for the base fee (maxFee − maxPriority) is checked.
+ * baseFee(N+k)) ≥ the tip that block demanded (by the judge). In base-fee mode (the data has no tips)
+ * only the part of the max fee reserved for the base fee (maxFee − maxPriority) is checked.
  */
-export function firstInclusion(s: Suggestion, future: readonly BlockStats[], mode: 'fees' | 'base-fee'): number | null {
+export function firstInclusion(s: Suggestion, future: readonly BlockStats[], mode: 'fees' | 'base-fee', demanded: Demand): number | null {
   for (const [i, b] of future.entries()) {
     const k = i + 1
     if (mode === 'base-fee') {
@@ -30,7 +35,7 @@ export function firstInclusion(s: Suggestion, future: readonly BlockStats[], mod
     if (s.maxFeePerGas < b.baseFee) continue
     const room = s.maxFeePerGas - b.baseFee
     const tip = room < s.maxPriorityFeePerGas ? room : s.maxPriorityFeePerGas
-    if (tip >= (demandedTip(b) ?? 0n)) return k
+    if (tip >= (demanded(b) ?? 0n)) return k
   }
   return null
 }
@@ -40,11 +45,17 @@ export function promisedBlocks(maxWaitMs: number, intervalMs: number): number {
   return Math.floor(maxWaitMs / intervalMs + 1e-9)
 }
 
-export function trial(s: Suggestion, future: readonly BlockStats[], intervalMs: number, mode: 'fees' | 'base-fee'): Trial {
+export function trial(
+  s: Suggestion,
+  future: readonly BlockStats[],
+  intervalMs: number,
+  mode: 'fees' | 'base-fee',
+  demanded: Demand,
+  realizedPercentile?: number,
+): Trial {
   const w = promisedBlocks(s.maxWaitMs, intervalMs)
-  const k = firstInclusion(s, future, mode)
+  const k = firstInclusion(s, future, mode, demanded)
   const inPromise = k !== null && k <= w
-  const calibrated = k !== null && k * intervalMs >= s.minWaitMs && k * intervalMs <= s.maxWaitMs
   let overpayment: number | null = null
   if (mode === 'fees' && inPromise && k !== null) {
     const b = future[k - 1]
@@ -53,12 +64,19 @@ export function trial(s: Suggestion, future: readonly BlockStats[], intervalMs: 
     const paid = b.baseFee + (room < s.maxPriorityFeePerGas ? room : s.maxPriorityFeePerGas)
     let cheapest: bigint | null = null
     for (const f of future.slice(0, k)) {
-      const price = f.baseFee + (demandedTip(f) ?? 0n)
+      const price = f.baseFee + (demanded(f) ?? 0n)
       if (cheapest === null || price < cheapest) cheapest = price
     }
     if (cheapest !== null && cheapest > 0n) overpayment = Number(paid - cheapest) / Number(cheapest)
   }
-  return { waitBlocks: k, inPromise, calibrated, overpayment }
+  let gapWei: bigint | null = null
+  const nextBlock = future[0]
+  if (mode === 'fees' && realizedPercentile !== undefined && nextBlock) {
+    const realized = realizedTip(nextBlock, realizedPercentile)
+    if (realized !== null)
+      gapWei = s.maxPriorityFeePerGas > realized ? s.maxPriorityFeePerGas - realized : realized - s.maxPriorityFeePerGas
+  }
+  return { waitBlocks: k, inPromise, overpayment, gapWei }
 }
 
 export type LevelMetrics = {
@@ -68,17 +86,24 @@ export type LevelMetrics = {
   /** Blocks the level promises (median over the trials). */
   promisedBlocks: number
   inclusionRate: number
+  /** The share the level claims (LEVEL_SETTINGS): the inclusion rate should be within 5 points of it. */
+  targetInclusion: number
   /** null in base-fee mode */
   medianOverpayment: number | null
   p90Overpayment: number | null
   meanWaitBlocks: number | null
-  calibration: number
+  /** OpenChainBench's gap (gwei), median and 99th percentile; null in base-fee mode. */
+  medianGapGwei: number | null
+  p99GapGwei: number | null
 }
 
 export type BacktestResult = {
   source: string
   chainId: number
   mode: 'fees' | 'base-fee'
+  judge: Judge['name']
+  /** Blocks of serving lag: the strategies saw data this many blocks old. */
+  lagBlocks: number
   intervalMs: number
   blocks: number
   firstTrialBlock: number | null
@@ -98,10 +123,11 @@ const quantile = (xs: number[], q: number): number | null => {
 export const WARMUP_BLOCKS = 20
 
 /**
- * Replays a window: at each block N after WARMUP_BLOCKS, each strategy sees blocks ≤ N and the next
- * base fee (= baseFee(N+1), what the node reports), and each suggestion is judged on blocks N+1…,
- * wherever its own promised wait still has recorded blocks after N (so a long promise has fewer
- * trials near the end of a window than a short one).
+ * Replays a window: at each block N, each strategy sees the blocks up to N − lag and the next base
+ * fee the node reported then (baseFee(N − lag + 1)): data `lagBlocks` old, as a served answer can be.
+ * A transaction sent right after block N with its suggestion is judged on blocks N+1… by the judge,
+ * wherever the suggestion's own promised wait still has recorded blocks after N (so a long promise
+ * has fewer trials near the end of a window than a short one).
  */
 export function runBacktest(opts: {
   blocks: readonly BlockStats[]
@@ -110,34 +136,42 @@ export function runBacktest(opts: {
   strategies: readonly Strategy[]
   source: string
   chainId: number
+  judge?: Judge
+  lagBlocks?: number
 }): BacktestResult {
   const { blocks, intervalMs, mode } = opts
+  const judge = opts.judge ?? judgeNamed('lenient')
+  const lag = opts.lagBlocks ?? 0
+  const minTip = chainFeePolicy(opts.chainId).minPriorityFeeWei
+  const demanded: Demand = (b) => judge.demanded(b, minTip)
   const levels = ['low', 'medium', 'high'] as const
   const trials = new Map<string, Trial[]>()
   const promised = new Map<string, number[]>()
   let first: number | null = null
   let last: number | null = null
   for (const [n, current] of blocks.entries()) {
-    if (n < WARMUP_BLOCKS - 1) continue
-    // the last block has no next base fee to give a strategy
-    const next = blocks[n + 1]
-    if (!next) break
-    const view = { blocks: blocks.slice(0, n + 1), nextBaseFee: next.baseFee, intervalMs, chainId: opts.chainId }
+    const seen = n - lag
+    if (seen < WARMUP_BLOCKS - 1) continue
+    // the last block has no next base fee to give a strategy, nor a block to be judged on
+    const reported = blocks[seen + 1]
+    if (!reported || !blocks[n + 1]) break
+    const view = { blocks: blocks.slice(0, seen + 1), nextBaseFee: reported.baseFee, intervalMs, chainId: opts.chainId }
     let judged = false
     for (const strategy of opts.strategies) {
       const sug = strategy.suggest(view)
       for (const level of levels) {
-        // a suggestion is judged only where its own promised wait still has recorded blocks after N
         const w = promisedBlocks(sug[level].maxWaitMs, intervalMs)
         if (n + w >= blocks.length) continue
         const future = blocks.slice(n + 1, n + 1 + Math.max(w * 3, 10))
         const key = `${strategy.name}/${level}`
-        if (!trials.has(key)) {
-          trials.set(key, [])
-          promised.set(key, [])
+        let ts = trials.get(key)
+        let ws = promised.get(key)
+        if (!ts || !ws) {
+          trials.set(key, (ts = []))
+          promised.set(key, (ws = []))
         }
-        trials.get(key)!.push(trial(sug[level], future, intervalMs, mode))
-        promised.get(key)!.push(w)
+        ts.push(trial(sug[level], future, intervalMs, mode, demanded, OPENCHAINBENCH_PERCENTILE[level]))
+        ws.push(w)
         judged = true
       }
     }
@@ -147,21 +181,28 @@ export function runBacktest(opts: {
     }
   }
   const metrics: LevelMetrics[] = []
+  const gwei = (wei: bigint) => Number(wei) / 1e9
   for (const strategy of opts.strategies) {
     for (const level of levels) {
       const ts = trials.get(`${strategy.name}/${level}`) ?? []
       const overpay = ts.map((t) => t.overpayment).filter((x): x is number => x !== null)
       const waits = ts.map((t) => t.waitBlocks).filter((x): x is number => x !== null)
+      const gaps = ts
+        .map((t) => t.gapWei)
+        .filter((x): x is bigint => x !== null)
+        .map(gwei)
       metrics.push({
         strategy: strategy.name,
         level,
         trials: ts.length,
         promisedBlocks: quantile(promised.get(`${strategy.name}/${level}`) ?? [], 0.5) ?? 0,
         inclusionRate: ts.length ? ts.filter((t) => t.inPromise).length / ts.length : 0,
+        targetInclusion: LEVEL_SETTINGS[level].targetInclusion,
         medianOverpayment: mode === 'fees' ? quantile(overpay, 0.5) : null,
         p90Overpayment: mode === 'fees' ? quantile(overpay, 0.9) : null,
         meanWaitBlocks: waits.length ? waits.reduce((a, b) => a + b, 0) / waits.length : null,
-        calibration: ts.length ? ts.filter((t) => t.calibrated).length / ts.length : 0,
+        medianGapGwei: mode === 'fees' ? quantile(gaps, 0.5) : null,
+        p99GapGwei: mode === 'fees' ? quantile(gaps, 0.99) : null,
       })
     }
   }
@@ -169,6 +210,8 @@ export function runBacktest(opts: {
     source: opts.source,
     chainId: opts.chainId,
     mode,
+    judge: judge.name,
+    lagBlocks: lag,
     intervalMs,
     blocks: blocks.length,
     firstTrialBlock: first,

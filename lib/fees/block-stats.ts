@@ -15,17 +15,67 @@ export type BlockStats = {
   tips?: bigint[]
 }
 
+/** Tips at or below this are a system's or builder's, never a price (as the estimator: IGNORE_TIP_WEI). */
+const IGNORED_TIP_WEI = 2n
+
+/** The lowest tip above 2 wei a block included (full data only), or null. */
+export function lowestRealTip(b: BlockStats): bigint | null {
+  return b.tips?.find((t) => t > IGNORED_TIP_WEI) ?? null
+}
+
+const rewardAt = (b: BlockStats, p: (typeof BACKTEST_PERCENTILES)[number]) => b.rewards[BACKTEST_PERCENTILES.indexOf(p)] ?? null
+
 /**
- * The tip block b demanded of a newcomer, by the estimator's rule (demandedTipAt): the
- * 10th-percentile tip of a full block, the 5th of a block with spare room, 0 of an empty block.
- * null when the data has no tips.
+ * A judge: the tip a block demanded of a newcomer (wei), or null when the data cannot tell. Every
+ * judge floors it at the chain's minimum (what its validators accept). None of them is the
+ * estimator's own statistic: the backtest reports the verdict under each.
  */
-export function demandedTip(b: BlockStats): bigint | null {
-  if (b.gasUsedRatio === 0) return 0n
-  const p = b.gasUsedRatio >= FULL_BLOCK_RATIO ? 10 : 5
-  const tip = b.rewards[BACKTEST_PERCENTILES.indexOf(p)]
-  if (tip === undefined) throw new RangeError(`block ${b.number} has no reward entry for the ${p}th percentile`)
-  return tip
+export type Judge = {
+  name: 'lenient' | 'moderate' | 'strict'
+  description: string
+  demanded(b: BlockStats, chainMinTip: bigint): bigint | null
+}
+
+const floorAt = (tip: bigint | null, min: bigint) => (tip === null ? null : tip > min ? tip : min)
+const isFull = (b: BlockStats) => b.gasUsedRatio >= FULL_BLOCK_RATIO
+
+export const JUDGES: readonly Judge[] = [
+  {
+    name: 'lenient',
+    description: 'a full block takes its lowest real tip (> 2 wei); a block with room takes the chain minimum',
+    demanded: (b, min) => (!b.tips ? null : isFull(b) ? floorAt(lowestRealTip(b) ?? 0n, min) : min),
+  },
+  {
+    name: 'moderate',
+    description: 'a full block takes its 5th-percentile tip; a block with room takes its lowest real tip',
+    demanded: (b, min) =>
+      !b.tips ? null : floorAt(isFull(b) ? rewardAt(b, 5) : b.gasUsedRatio === 0 ? 0n : (lowestRealTip(b) ?? 0n), min),
+  },
+  {
+    name: 'strict',
+    description: "a full block takes its 10th-percentile tip; a block with room its 5th (v2's judge, the estimator's own statistic)",
+    demanded: (b, min) => (!b.tips ? null : floorAt(b.gasUsedRatio === 0 ? 0n : rewardAt(b, isFull(b) ? 10 : 5), min)),
+  },
+]
+
+/** The judge of the given name. */
+export function judgeNamed(name: Judge['name']): Judge {
+  const j = JUDGES.find((x) => x.name === name)
+  if (!j) throw new RangeError(`no judge named ${name}`)
+  return j
+}
+
+/**
+ * OpenChainBench's "gap vs realized": the tip a level predicted against the realized percentile of
+ * the next block's transactions (count-weighted nearest rank over every tip it included), with the
+ * three tiers normalised onto p25 / p50 / p75 (OpenChainBench's scheme: p25/p50/p75/p90/p99).
+ */
+export const OPENCHAINBENCH_PERCENTILE = { low: 25, medium: 50, high: 75 } as const
+
+/** The p-th percentile (nearest rank) of a block's tips, or null without tip data or transactions. */
+export function realizedTip(b: BlockStats, p: number): bigint | null {
+  if (!b.tips || b.tips.length === 0) return null
+  return b.tips[Math.max(1, Math.ceil((p / 100) * b.tips.length)) - 1] ?? null
 }
 
 /**
@@ -83,6 +133,6 @@ export function toBlockStats(rec: Recording): { blocks: BlockStats[]; intervalMs
       : undefined
   const intervalMs = measured ?? rec.header.nominalBlockIntervalMs
   if (!intervalMs) throw new Error(`${rec.header.source}: no timestamps and no nominal block interval`)
-  const tipsKnown = blocks.length > 0 && blocks.every((b) => demandedTip(b) !== null)
+  const tipsKnown = blocks.length > 0 && blocks.every((b) => b.tips !== undefined)
   return { blocks, intervalMs: Math.round(intervalMs), tipsKnown }
 }

@@ -80,9 +80,16 @@ export function bscFastBlocks() {
   return chainOf(specs, { head: 60_000_000, slotMs: 450, next: 0n })
 }
 
-/** Arbitrum One: 0.25 s blocks at the 0.02 gwei floor; most transactions tip 0, some tip 1 gwei. */
+/**
+ * Arbitrum One: 0.25 s blocks at the 0.02 gwei floor, whose transactions still carry tips of 0.01–1
+ * gwei (wallets send them; the sequencer ignores them).
+ */
 export function arbitrumZeroTips() {
-  const specs = Array.from({ length: 500 }, (_, i) => ({ baseFee: GWEI / 50n, ratio: 0.1, tips: i % 3 === 0 ? [GWEI] : [0n, 0n] }))
+  const specs = Array.from({ length: 500 }, (_, i) => ({
+    baseFee: GWEI / 50n,
+    ratio: 0.1,
+    tips: i % 3 === 0 ? [GWEI] : [GWEI / 100n, GWEI / 10n],
+  }))
   return chainOf(specs, { head: 300_000_000, slotMs: 250, next: GWEI / 50n })
 }
 
