@@ -1,6 +1,6 @@
 // npm run backtest -- <recording.jsonl | shared> [--strategy ours,viem,…] [--judge lenient,moderate,strict] [--lag 0,1,2] [--json out.json]
 import { writeFileSync } from 'node:fs'
-import { runBacktest, type BacktestResult, type LevelMetrics } from '../lib/fees/backtest'
+import { runBacktest, WARMUP_BLOCKS, type BacktestResult, type LevelMetrics } from '../lib/fees/backtest'
 import { JUDGES, toBlockStats } from '../lib/fees/block-stats'
 import { STRATEGIES } from '../lib/fees/strategies'
 import { loadRecording, loadSharedDatasets } from '../lib/datasets/shared-data'
@@ -66,6 +66,10 @@ for (const { name, recording } of datasets) {
   const { blocks, intervalMs, tipsKnown } = toBlockStats(recording)
   const mode = tipsKnown ? 'fees' : 'base-fee'
   console.log(`\n## ${name}: chain ${recording.header.chainId}, ${blocks.length} blocks, ${intervalMs} ms interval, ${mode} mode`)
+  if (blocks.length < WARMUP_BLOCKS + Math.max(...lags) + 7) {
+    console.log(`(too short: a trial needs ${WARMUP_BLOCKS} blocks of history, the serving lag and the longest promised wait after it)`)
+    continue
+  }
   if (mode === 'base-fee')
     console.log(
       '(no per-transaction tips: inclusion counts whether the max fee minus the tip covers the base fee; no judge, no overpayment)',

@@ -6,7 +6,15 @@ import { gunzipSync } from 'node:zlib'
 import { takeOption } from '../lib/cli-args'
 import { parseCsv } from '../lib/fees/recording'
 import { checkLevelsByWindow, parseDelayWindows, summarizeWindows } from './backtest/inclusion-delay'
-import { checkPromises, toMempoolTxs, verdict, WAIT_MARKS_S, waitsByTipBand } from './backtest/mempool-waits'
+import {
+  checkPromises,
+  toMempoolTxs,
+  verdict,
+  WAIT_MARKS_S,
+  waitsByFeeRecord,
+  waitsByTipBand,
+  type WaitStats,
+} from './backtest/mempool-waits'
 
 // mainnet's slot: the interval the service measures there, so the promised waits are 12, 24, 36, 72 s
 const MAINNET_BLOCK_MS = 12_000
@@ -14,9 +22,11 @@ const WAITS_CSV = join('eth-mainnet-mempool-waits-2025', 'waiting_time_txs.csv.g
 const HISTORY_JSON = join('eth-mainnet-inclusion-delay-2025-2026', 'history.json')
 
 const args = process.argv.slice(2)
+const dataGiven = args.includes('--data')
+const dataOption = takeOption(args, '--data')
 // resolved from this file, not the working directory: ../shared/data beside the checkout
-const dir = takeOption(args, '--data') ?? fileURLToPath(new URL('../../shared/data', import.meta.url))
-if (args.length > 0) {
+const dir = dataOption ?? fileURLToPath(new URL('../../shared/data', import.meta.url))
+if (args.length > 0 || (dataGiven && !dataOption)) {
   console.error('usage: node --import tsx scripts/waits.ts [--data <dir>]')
   process.exit(2)
 }
@@ -28,44 +38,79 @@ for (const file of [WAITS_CSV, HISTORY_JSON]) {
 }
 
 const int = (n: number) => n.toLocaleString('en-US')
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`
+const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`)
 const sec = (s: number | null, digits = 2) => (s === null ? '—' : s.toFixed(digits))
 const table = (head: string[], rows: (string | number)[][]) =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n')
+
+const statsHead = ['tip (gwei)', 'txs', 'negative', 'p50 (s)', 'p90 (s)', 'p95 (s)', 'p99 (s)', ...WAIT_MARKS_S.map((s) => `≤ ${s} s`)]
+const statsRow = (b: WaitStats) => [
+  b.label,
+  int(b.count),
+  int(b.negative),
+  sec(b.p50),
+  sec(b.p90),
+  sec(b.p95),
+  sec(b.p99),
+  ...b.within.map(pct),
+]
 
 const rows = parseCsv(gunzipSync(readFileSync(join(dir, WAITS_CSV))).toString('utf8'))
 const txs = toMempoolTxs(rows)
 const bands = waitsByTipBand(txs)
 const all = bands.at(-1)
-const unknown = txs.filter((t) => t.tipWei === null).length
+const bounded = txs.filter((t) => t.tipMinWei !== t.tipMaxWei).length
 const blocks = new Set(txs.map((t) => t.block)).size
 
 console.log(
   `## Waits by effective tip: ${WAITS_CSV}, ${int(txs.length)} transactions in ${int(blocks)} blocks, ${int(all?.negative ?? 0)} negative waits counted as 0 s`,
 )
-console.log(
-  table(
-    ['tip (gwei)', 'txs', 'negative', 'p50 (s)', 'p90 (s)', 'p95 (s)', 'p99 (s)', ...WAIT_MARKS_S.map((s) => `≤ ${s} s`)],
-    bands.map((b) => [b.label, int(b.count), int(b.negative), sec(b.p50), sec(b.p90), sec(b.p95), sec(b.p99), ...b.within.map(pct)]),
-  ),
-)
+console.log(table(statsHead, bands.map(statsRow)))
 
+const records = waitsByFeeRecord(txs)
+const overstated = records.find((r) => r.label === 'overstated')?.count ?? 0
 console.log(
-  `\n## Promised waits vs real waits: ${WAITS_CSV}, ${int(txs.length)} transactions (${int(unknown)} with an unknown tip, left out of a bound they may not reach)`,
+  `\n## Waits by fee record (recorded price vs the EIP-1559 charge): ${WAITS_CSV}, ${int(txs.length)} transactions, ${int(overstated)} recorded above the charge`,
+)
+console.log(table(['fee record', ...statsHead.slice(1)], records.map(statsRow)))
+
+const consistent = txs.filter((t) => t.feeRecord === 'consistent')
+const checks = checkPromises(txs, MAINNET_BLOCK_MS)
+const consistentChecks = checkPromises(consistent, MAINNET_BLOCK_MS)
+console.log(
+  `\n## Promised waits vs real waits: ${WAITS_CSV}, ${int(txs.length)} transactions, ${int(consistent.length)} with a consistent fee record (${int(bounded)} with a tip known only within bounds: left out of a threshold inside them)`,
 )
 console.log(
   table(
-    ['level', 'promise', 'tip ≥ (gwei)', 'txs', 'left out', 'waited ≤ promise', 'target', 'verdict'],
-    checkPromises(txs, MAINNET_BLOCK_MS).map((c) => [
-      c.level,
-      `≤ ${c.maxWaitS} s`,
-      c.minTipGwei,
-      int(c.count),
-      int(c.leftOut),
-      pct(c.share),
-      pct(c.target),
-      verdict(c.marginPoints),
-    ]),
+    [
+      'level',
+      'promise',
+      'target',
+      'tip ≥ (gwei)',
+      'txs',
+      'left out',
+      'waited ≤ promise',
+      'verdict',
+      'consistent txs',
+      'waited ≤ promise',
+      'verdict',
+    ],
+    checks.map((c, i) => {
+      const k = consistentChecks[i]
+      return [
+        c.level,
+        `≤ ${c.maxWaitS} s`,
+        pct(c.target),
+        c.minTipGwei,
+        int(c.count),
+        int(c.leftOut),
+        pct(c.share),
+        verdict(c.marginPoints),
+        k ? int(k.count) : '—',
+        k ? pct(k.share) : '—',
+        k ? verdict(k.marginPoints) : '—',
+      ]
+    }),
   ),
 )
 

@@ -9,15 +9,25 @@ import { percentileNearestRank } from '../../lib/fees/statistics'
 import type { Urgency } from '../../lib/fees/types'
 import { parseGwei } from '../../lib/fees/units'
 
+/**
+ * How a row's recorded price (fees / gas_used) relates to what EIP-1559 charges, min(base fee + tip
+ * cap, fee cap), over the base fees its block can have: 'consistent' when it is the charge for every
+ * one of them (within the 1 wei the division rounds off); 'overstated' / 'understated' when it is
+ * above / below the charge for all of them (overstated rows record the fee cap as the price although
+ * the cap lies more than the tip cap above the base fee); 'undecided' otherwise.
+ */
+export type FeeRecord = 'consistent' | 'overstated' | 'understated' | 'undecided'
+
 /** One sampled transaction, reduced to what the wait tables need. */
 export type MempoolTx = {
   block: number
   /**
-   * Bounds on the effective priority fee paid, wei (equal when the block's base fee is known):
-   * min(maxPriorityFeePerGas, effective gas price − base fee) over the base fees the block can have.
+   * Bounds on the effective priority fee paid, wei, min(maxPriorityFeePerGas, maxFeePerGas − base
+   * fee) over the base fees the block can have: equal when its base fee is known.
    */
   tipMinWei: bigint
   tipMaxWei: bigint
+  feeRecord: FeeRecord
   /** First sight to the block's timestamp, ms; negative when BlockCypher saw it only after the block. */
   waitMs: number
 }
@@ -29,17 +39,17 @@ export type MempoolTx = {
 export const MAX_BASE_FEE_GAP_BLOCKS = 32
 
 /**
- * Rows of waiting_time_txs.csv to transactions. The tip is min(gas_tip_cap, effective − base fee),
- * effective = effective_gas_price_wei (gas_price for legacy rows, whose tip cap is their gas price).
- * Where the fee cap does not bind this is gas_tip_cap, and effective − implied_base_fee_wei is the
- * same number (the README's derivation); where it binds (implied_base_fee_wei empty) the tip is what
- * the cap left above the base fee, which only the base fee tells. A block's base fee is the most
- * frequent positive implied value among its rows: effective_gas_price_wei is fees / gas_used rounded
- * down, so a few rows imply a base fee 1 wei low, or −1 (a capped row misread as uncapped). A block
- * without an uncapped row takes bounds from the nearest blocks with one on either side through
- * EIP-1559's step (at most +1/8, +1 wei, or −1/8 per block; the README finds every sampled pair of
- * consecutive blocks within it), and with none near, any base fee from 0 to the effective price.
- * Bounds on the base fee give bounds on the tip; no tip is guessed.
+ * Rows of waiting_time_txs.csv to transactions. The tip is the protocol's, min(gas_tip_cap,
+ * gas_fee_cap − base fee) (legacy rows carry their gas price in both), not effective_gas_price_wei −
+ * base fee: the two agree wherever the recorded price is what EIP-1559 charges, but some rows record
+ * the fee cap as the price (FeeRecord 'overstated'), and for them the tip cap is what was paid.
+ * The recorded price serves only to find the base fee: a block's is the most frequent positive
+ * implied_base_fee_wei among its rows (effective price − tip cap where the cap does not bind; the
+ * price is fees / gas_used rounded down, so a few rows imply 1 wei less, or −1 for a capped row
+ * misread as uncapped). A block without one takes bounds from the nearest blocks with one on either
+ * side through EIP-1559's step (the README finds every sampled pair of consecutive blocks within it),
+ * and with none near, any base fee up to the fee cap. Bounds on the base fee bound the tip; no tip is
+ * guessed.
  */
 export function toMempoolTxs(rows: readonly CsvRow[]): MempoolTx[] {
   const implied = new Map<number, Map<bigint, number>>()
@@ -63,34 +73,46 @@ export function toMempoolTxs(rows: readonly CsvRow[]): MempoolTx[] {
   return rows.map((r) => {
     const block = Number(csvCell(r, 'block_height'))
     const tipCap = BigInt(csvCell(r, 'gas_tip_cap'))
-    const effective = BigInt(csvCell(r, 'effective_gas_price_wei'))
-    const [baseMin, baseMax] = baseFeeBounds(block, baseFee, known, effective)
-    const tip = (base: bigint) => {
-      const left = effective - base
-      return left < 0n ? 0n : left < tipCap ? left : tipCap
-    }
+    const feeCap = BigInt(csvCell(r, 'gas_fee_cap'))
+    const recorded = BigInt(csvCell(r, 'effective_gas_price_wei'))
+    const [baseMin, baseMax] = baseFeeBounds(block, baseFee, known, feeCap)
+    const tip = (base: bigint) => minOf(tipCap, feeCap - base)
+    const charged = (base: bigint) => minOf(base + tipCap, feeCap)
+    // the price is rounded down from fees / gas_used: 1 wei below the charge is still the charge
+    const [least, most] = [charged(baseMin) - 1n, charged(baseMax)]
+    const feeRecord: FeeRecord =
+      recorded > most
+        ? 'overstated'
+        : recorded < least
+          ? 'understated'
+          : recorded >= most - 1n && recorded <= least + 1n
+            ? 'consistent'
+            : 'undecided'
     return {
       block,
       tipMinWei: tip(baseMax),
       tipMaxWei: tip(baseMin),
+      feeRecord,
       waitMs: Math.round(Number(csvCell(r, 'wait_seconds')) * 1000),
     }
   })
 }
 
+const minOf = (a: bigint, b: bigint) => (a < b ? a : b)
+
 /**
  * [lowest, highest] base fee (wei) block `n` can have, given the known base fees of other blocks
- * and that the block included a transaction paying `effective` (so its base fee is ≤ effective).
+ * and that the block included a transaction with fee cap `feeCap` (so its base fee is ≤ feeCap).
  * @param known the blocks of `baseFee`, ascending
  */
-export function baseFeeBounds(n: number, baseFee: ReadonlyMap<number, bigint>, known: readonly number[], effective: bigint): [bigint, bigint] {
+export function baseFeeBounds(n: number, baseFee: ReadonlyMap<number, bigint>, known: readonly number[], feeCap: bigint): [bigint, bigint] {
   const exact = baseFee.get(n)
   if (exact !== undefined) return [exact, exact]
   let lo = 0n
-  let hi = effective
-  const after = known.findIndex((b) => b > n)
-  const next = after === -1 ? undefined : known[after]
-  const prev = after === -1 ? known.at(-1) : known[after - 1]
+  let hi = feeCap
+  const after = firstAbove(known, n)
+  const next = known[after]
+  const prev = known[after - 1]
   if (prev !== undefined && n - prev <= MAX_BASE_FEE_GAP_BLOCKS) {
     const [fromLo, fromHi] = stepForward(baseFee.get(prev) ?? 0n, n - prev)
     if (fromLo > lo) lo = fromLo
@@ -101,7 +123,19 @@ export function baseFeeBounds(n: number, baseFee: ReadonlyMap<number, bigint>, k
     if (fromLo > lo) lo = fromLo
     if (fromHi < hi) hi = fromHi
   }
-  return lo <= hi ? [lo, hi] : [hi, hi]
+  // bounds that contradict the inclusion itself say the neighbours are wrong: trust none of them
+  return lo <= hi ? [lo, hi] : [0n, feeCap]
+}
+
+/** Index of the first element of ascending `sorted` above `n` (sorted.length when none is). */
+function firstAbove(sorted: readonly number[], n: number): number {
+  let [lo, hi] = [0, sorted.length]
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((sorted[mid] ?? Infinity) > n) hi = mid
+    else lo = mid + 1
+  }
+  return lo
 }
 
 // EIP-1559: next = base + max(1, base·Δ/target/8) when above target, ≥ base − base/8 below it. So d
@@ -128,7 +162,10 @@ const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
  */
 export const IGNORED_TIP_WEI = 2n
 
-/** Band edges, gwei: decades around the tips mainnet paid in 2025 (quiet blocks went for < 0.01 gwei). */
+/**
+ * Band edges, gwei. The promise table's tip thresholds are the same edges: it assumes no tip the
+ * estimator would have suggested.
+ */
 export const TIP_BAND_EDGES_GWEI = ['0', '0.01', '0.1', '0.5', '1', '2'] as const
 
 export type TipBand = {
@@ -165,8 +202,8 @@ export type WaitStats = {
   p90: number | null
   p95: number | null
   p99: number | null
-  /** Share (0–1) of the band waiting ≤ each of WAIT_MARKS_S, in that order. */
-  within: number[]
+  /** Share (0–1) of the band waiting ≤ each of WAIT_MARKS_S, in that order (null for an empty band). */
+  within: (number | null)[]
 }
 
 /** Wait statistics of a set of transactions; a negative wait counts as 0 s (seen with its block). */
@@ -181,7 +218,7 @@ export function waitStats(label: string, txs: readonly MempoolTx[]): WaitStats {
     p90: pct(90),
     p95: pct(95),
     p99: pct(99),
-    within: WAIT_MARKS_S.map((s) => shareWithin(txs, s * 1000)),
+    within: WAIT_MARKS_S.map((s) => (txs.length === 0 ? null : shareWithin(txs, s * 1000))),
   }
 }
 
@@ -198,7 +235,7 @@ export function tipBand(tipWei: bigint): TipBand {
   return band
 }
 
-export const UNDECIDED_TIP_LABEL = 'band unknown (fee cap binds, base fee not known closely enough)'
+export const UNDECIDED_TIP_LABEL = 'straddles a band edge (base fee known only within bounds)'
 
 /** One row per tip band, then the rows whose tip bounds straddle a band edge, then all rows together. */
 export function waitsByTipBand(txs: readonly MempoolTx[]): WaitStats[] {
@@ -206,11 +243,16 @@ export function waitsByTipBand(txs: readonly MempoolTx[]): WaitStats[] {
     const band = tipBand(t.tipMinWei)
     return band === tipBand(t.tipMaxWei) ? band : null
   }
-  return [
-    ...TIP_BANDS.map((b) => waitStats(b.label, txs.filter((t) => bandOf(t) === b))),
-    waitStats(UNDECIDED_TIP_LABEL, txs.filter((t) => bandOf(t) === null)),
-    waitStats('all', txs),
-  ]
+  const inBand = (b: TipBand | null) => txs.filter((t) => bandOf(t) === b)
+  return [...TIP_BANDS.map((b) => waitStats(b.label, inBand(b))), waitStats(UNDECIDED_TIP_LABEL, inBand(null)), waitStats('all', txs)]
+}
+
+const FEE_RECORDS: readonly FeeRecord[] = ['consistent', 'overstated', 'understated', 'undecided']
+
+/** One row per kind of fee record (see FeeRecord), then all rows together. */
+export function waitsByFeeRecord(txs: readonly MempoolTx[]): WaitStats[] {
+  const ofKind = (k: FeeRecord) => txs.filter((t) => t.feeRecord === k)
+  return [...FEE_RECORDS.map((k) => waitStats(k, ofKind(k))), waitStats('all', txs)]
 }
 
 /**
@@ -234,7 +276,7 @@ export type PromiseCheck = {
   count: number
   /** Rows left out because their tip is unknown and may or may not reach the bound. */
   leftOut: number
-  /** Share (0–1) of `count` that waited ≤ maxWaitS. */
+  /** Share (0–1) of `count` that waited ≤ maxWaitS (0 when none paid ≥ the bound). */
   share: number
   /** (share − target) in percentage points: ≥ 0 meets the target. */
   marginPoints: number
