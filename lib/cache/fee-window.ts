@@ -15,7 +15,7 @@ import { readThroughSharedStore, type SharedWindowStore } from './shared-read'
 /** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
 export const HISTORY_BLOCKS = 500
 /** Bump when FeeWindow's shape changes, so old Data Cache entries are not read. */
-const CACHE_VERSION = 'fee-window-v2'
+const CACHE_VERSION = 'fee-window-v3'
 /** After a failed read, requests get the stale window (or the error) without retrying for this long. */
 const FAILURE_BACKOFF_MS = 1_000
 /** A chain found to have no EIP-1559 fee market is not asked again for this long. */

@@ -2,7 +2,7 @@ import { FULL_BLOCK_RATIO } from './estimator'
 import type { Recording } from './recording'
 
 /** Reward percentiles the backtest derives per block: what every strategy (ours and the references) reads. */
-export const BACKTEST_PERCENTILES = [0, 5, 10, 20, 30, 50, 100] as const
+export const BACKTEST_PERCENTILES = [0, 1, 5, 10, 20, 30, 50, 100] as const
 
 /** A block as the backtest sees it: base fee, fullness, reward percentiles, and (full data) its tips. */
 export type BlockStats = {
@@ -18,9 +18,19 @@ export type BlockStats = {
 /** Tips at or below this are a system's or builder's, never a price (as the estimator: IGNORE_TIP_WEI). */
 const IGNORED_TIP_WEI = 2n
 
-/** The lowest tip above 2 wei a block included (full data only), or null. */
+/**
+ * The lowest tip above 2 wei a block included, or null. From every transaction's tip where the data
+ * has them; from a recorded percentile grid (eth_feeHistory on a fine grid) the lowest grid value
+ * above 2 wei, which is at or above the true lowest.
+ */
 export function lowestRealTip(b: BlockStats): bigint | null {
-  return b.tips?.find((t) => t > IGNORED_TIP_WEI) ?? null
+  if (b.tips) return b.tips.find((t) => t > IGNORED_TIP_WEI) ?? null
+  return b.rewards.find((r): r is bigint => r !== null && r > IGNORED_TIP_WEI) ?? null
+}
+
+/** Whether a judge can tell what the block demanded: every tip, or the grid's 0th, 5th and 10th percentiles. */
+export function hasTipData(b: BlockStats): boolean {
+  return b.tips !== undefined || [0, 5, 10].every((p) => rewardAt(b, p as (typeof BACKTEST_PERCENTILES)[number]) !== null)
 }
 
 const rewardAt = (b: BlockStats, p: (typeof BACKTEST_PERCENTILES)[number]) => b.rewards[BACKTEST_PERCENTILES.indexOf(p)] ?? null
@@ -43,7 +53,7 @@ export const JUDGES: readonly Judge[] = [
   {
     name: 'lenient',
     description: 'a full block takes its lowest real tip (> 2 wei); a block with room takes the chain minimum',
-    demanded: (b, min) => (!b.tips ? null : isFull(b) ? floorAt(lowestRealTip(b) ?? 0n, min) : min),
+    demanded: (b, min) => (!hasTipData(b) ? null : isFull(b) ? floorAt(lowestRealTip(b) ?? 0n, min) : min),
   },
   {
     name: 'moderate',
@@ -54,7 +64,7 @@ export const JUDGES: readonly Judge[] = [
   {
     name: 'strict',
     description: "a full block takes its 10th-percentile tip; a block with room its 5th (v2's judge, the estimator's own statistic)",
-    demanded: (b, min) => (!b.tips ? null : floorAt(b.gasUsedRatio === 0 ? 0n : rewardAt(b, isFull(b) ? 10 : 5), min)),
+    demanded: (b, min) => (!hasTipData(b) ? null : floorAt(b.gasUsedRatio === 0 ? 0n : rewardAt(b, isFull(b) ? 10 : 5), min)),
   },
 ]
 
@@ -133,6 +143,6 @@ export function toBlockStats(rec: Recording): { blocks: BlockStats[]; intervalMs
       : undefined
   const intervalMs = measured ?? rec.header.nominalBlockIntervalMs
   if (!intervalMs) throw new Error(`${rec.header.source}: no timestamps and no nominal block interval`)
-  const tipsKnown = blocks.length > 0 && blocks.every((b) => b.tips !== undefined)
+  const tipsKnown = blocks.length > 0 && blocks.every(hasTipData)
   return { blocks, intervalMs: Math.round(intervalMs), tipsKnown }
 }

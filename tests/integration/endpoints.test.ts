@@ -3,7 +3,7 @@ import { formatGwei } from 'viem'
 import { BaseFeeHistorySchema, BaseFeePercentileSchema, BusyThresholdSchema, SuggestedGasFeesSchema } from '@/lib/fees/schemas'
 import { api, at, ctx, eventually, gwei, nearestRank, nodeBlockTimestamps, nodeFeeHistory } from './helpers'
 
-const PCTS = [0, 10, 50, 100]
+const PCTS = [0, 1, 5, 10, 50, 100]
 const live = () => ctx().chains.live
 const blockOf = (headers: Headers) => Number(headers.get('x-block-number'))
 const toWei = (g: string) => {
@@ -66,10 +66,16 @@ describe('GET /networks/{chainId}/suggestedGasFees', () => {
     expect(body.historicalPriorityFeeRange).toEqual([gwei(nearestRank(lows, 0)), gwei(nearestRank(highs, 100))])
 
     // tips (chain 31337 has the default policy: no floor, 10 minutes of blocks, here all 500): per block
-    // the 10th-percentile tip (0 for an empty block or one of at most 2 wei); per level the target
+    // what it demanded (0 for an empty block, or one showing no tip above 2 wei); per level the target
     // quantile (nearest rank, at most the 3rd largest) of the minima of every run of W blocks:
     // low W=6 at 90%, medium 3 at 95%, high 2 at 99%
-    const demand = node.rewards.map((r, i) => (at(node.ratios, i) > 0 && at(r, col(10)) > 2n ? at(r, col(10)) : 0n))
+    const real = (r: bigint[], p: number) => (at(r, col(p)) > 2n ? at(r, col(p)) : undefined)
+    const demand = node.rewards.map((r, i) => {
+      const ratio = at(node.ratios, i)
+      if (ratio === 0) return 0n
+      // a full block: its 10th-percentile tip; one with room: its cheapest real tip (0th, 1st, 5th above 2 wei)
+      return (ratio >= 0.95 ? real(r, 10) : (real(r, 0) ?? real(r, 1) ?? real(r, 5))) ?? 0n
+    })
     const tipFor = (w: number, target: number) => {
       const minima: bigint[] = []
       for (let i = 0; i + w <= demand.length; i++) minima.push(demand.slice(i, i + w).reduce((a, b) => (a < b ? a : b)))

@@ -66,8 +66,13 @@ describe('judges', () => {
     for (const j of JUDGES) expect(j.demanded(system, 25n * G)).toBe(25n * G)
   })
 
-  test('behavior: without tip data a judge cannot tell', () => {
-    for (const j of JUDGES) expect(j.demanded(block(1, 1n, 1n), 0n)).toBeNull()
+  test('behavior: without tip data a judge cannot tell; from a percentile grid it reads the grid', () => {
+    const none: BlockStats = { ...block(1, 1n, 1n), rewards: BACKTEST_PERCENTILES.map(() => null) }
+    for (const j of JUDGES) expect(j.demanded(none, 0n)).toBeNull()
+    // a grid (no per-transaction tips) whose 0th and 1st percentiles are system tips: the lowest real tip is the 5th's
+    const grid: BlockStats = { ...block(1, 1n, 1n, 0.97), rewards: BACKTEST_PERCENTILES.map((p) => (p < 5 ? 1n : BigInt(p) * G)) }
+    expect(lowestRealTip(grid)).toBe(5n * G)
+    expect(judgeNamed('lenient').demanded(grid, 0n)).toBe(5n * G)
   })
 })
 
