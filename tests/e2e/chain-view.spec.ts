@@ -7,11 +7,13 @@ test.describe('chain view /networks/31337', () => {
     await expect(page.getByTestId('block-number')).toBeVisible()
     // the service answers one block's data until the next block: compare when both speak of the same block
     let compared = false
-    for (let attempt = 0; attempt < 20 && !compared; attempt++) {
+    const deadline = Date.now() + 30_000
+    while (!compared) {
+      expect(Date.now(), 'the page and the API never spoke of the same block').toBeLessThan(deadline)
       const shown = await readChainView(page)
       const api = await apiGet<SuggestedGasFees>('/networks/31337/suggestedGasFees')
       if (api.block !== shown.block) {
-        await page.waitForTimeout(150)
+        await page.waitForTimeout(150) // a polling interval, not a wait for a result
         continue
       }
       for (const level of ['low', 'medium', 'high'] as const) expect(shown.levels[level]).toEqual(api.body[level])
