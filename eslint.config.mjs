@@ -4,10 +4,40 @@ import nextVitals from 'eslint-config-next/core-web-vitals'
 import nextTs from 'eslint-config-next/typescript'
 import { defineConfig, globalIgnores } from 'eslint/config'
 
+/**
+ * The service's layers, bottom first (README, "Development"). A module imports only from its own
+ * folder and lower layers; folders of one layer do not import each other; nothing of the service
+ * imports the tools in scripts/.
+ */
+const LAYERS = [
+  ['lib/core'], // pure: fee math, statistics, units, chain fee policies, domain errors, schemas
+  ['lib/env.ts', 'lib/metrics'], // configuration, counters
+  ['lib/chains'], // the chain registry
+  ['lib/upstream', 'lib/store'], // the JSON-RPC adapter; memory or Redis
+  ['lib/feed', 'lib/ratelimit', 'lib/auth'], // freshness and single-flight; quotas; credentials
+  ['lib/fees'], // the service API the handlers and pages call
+  ['lib/http'], // error → status, headers, identity, responses
+  ['app', 'middleware.ts'],
+]
+const zones = LAYERS.flatMap((layer, i) =>
+  layer.map((target) => ({
+    target: `./${target}`,
+    from: [...LAYERS.slice(i + 1).flat(), ...layer.filter((other) => other !== target), 'scripts'].map((f) => `./${f}`),
+    message: `${target} is in layer ${i}: it may import only lower layers (see LAYERS in eslint.config.mjs)`,
+  })),
+)
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
   globalIgnores(['.next/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'coverage/**', 'artifacts/**', 'next-env.d.ts']),
+  {
+    files: ['lib/**', 'app/**', 'middleware.ts'],
+    rules: {
+      'import/no-restricted-paths': ['error', { zones }],
+      'import/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
   {
     rules: {
       // an unused binding is a mistake, except a deliberately ignored one spelled _x

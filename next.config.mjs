@@ -6,6 +6,9 @@ const nextConfig = {
   poweredByHeader: false,
   // gzip belongs to the reverse proxy or CDN: in-process it cost ~2 ms per response (see README)
   compress: false,
+  // `npm run bench*` builds with GAS_API_BENCH_BUILD=1, which adds the framework-floor routes
+  // (app/bench-floor/**/route.bench.ts); every other build has no such route
+  pageExtensions: ['tsx', 'ts', 'jsx', 'js', ...(process.env.GAS_API_BENCH_BUILD === '1' ? ['bench.ts'] : [])],
   // NEXT_OUTPUT=standalone (the Dockerfile sets it) builds a self-contained server.js; the default
   // build stays the one `next start` serves
   ...(process.env.NEXT_OUTPUT === 'standalone' ? { output: 'standalone' } : {}),
@@ -16,7 +19,7 @@ const nextConfig = {
   // REDIS_URL there serves only the lock and the rate limits. See README "Scaling out".
   ...((process.env.REDIS_URL || process.env.NEXT_CACHE_HANDLER === 'redis') && !process.env.VERCEL
     ? {
-        cacheHandler: fileURLToPath(new URL('./lib/redis/next-cache-handler.mjs', import.meta.url)),
+        cacheHandler: fileURLToPath(new URL('./lib/store/next-cache-handler.mjs', import.meta.url)),
         // the handler keeps its own per-instance LRU behind Redis
         cacheMaxMemorySize: 0,
       }

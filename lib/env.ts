@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ChainFeePolicyOverride } from './fees/chain-policy'
+import type { ChainFeePolicyOverride } from './core/chain-policy'
 
 /**
  * The one place that reads process.env. Values are parsed on first use (never at import time),
@@ -45,7 +45,7 @@ const PercentSchema = z
   .transform((p) => BigInt(Math.round(p * 10_000)))
 
 /**
- * Overrides of the chain fee policy table (lib/fees/chain-policy.ts), as JSON keyed by chain id:
+ * Overrides of the chain fee policy table (lib/core/chain-policy.ts), as JSON keyed by chain id:
  * `{"137":{"minPriorityFeeGwei":"30"}}`. Fields: minPriorityFeeGwei, minSuggestedPriorityFeeGwei,
  * ignoresTips, maxBaseFeeRisePercent, maxBaseFeeFallPercent, enforceBaseFeeBounds, tipWindowSeconds.
  */
@@ -134,8 +134,6 @@ export const ServerEnvSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** Longest any Redis command is waited for before the instance falls back to its own memory, ms. */
   REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
-  /** Serve /bench-floor, the constant route `npm run bench` measures as the framework's floor. */
-  BENCH_FLOOR: booleanFlag.transform((v) => v ?? false),
   /** chainId → overrides of that chain's fee policy row (CHAIN_FEE_POLICIES, JSON). */
   CHAIN_FEE_POLICIES: ChainFeePoliciesSchema.default({}),
   /** chainId → RPC URLs, from every RPC_URL_<chainId> variable. */
@@ -169,7 +167,6 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     MAX_HEAD_AGE_SECONDS: source.MAX_HEAD_AGE_SECONDS || undefined,
     RATE_LIMIT: source.RATE_LIMIT || undefined,
     RATE_LIMITS: source.RATE_LIMITS || undefined,
-    BENCH_FLOOR: source.BENCH_FLOOR,
     REDIS_URL: source.REDIS_URL || undefined,
     REDIS_TIMEOUT_MS: source.REDIS_TIMEOUT_MS || undefined,
     REQUEST_LOG: source.REQUEST_LOG,

@@ -1,10 +1,10 @@
 // npm run backtest -- <recording.jsonl | shared> [--strategy ours,viem,…] [--judge lenient,moderate,strict] [--lag 0,1,2] [--json out.json]
 import { writeFileSync } from 'node:fs'
-import { runBacktest, WARMUP_BLOCKS, type BacktestResult, type LevelMetrics } from '../lib/fees/backtest'
-import { JUDGES, toBlockStats } from '../lib/fees/block-stats'
-import { STRATEGIES } from '../lib/fees/strategies'
-import { loadRecording, loadSharedDatasets } from '../lib/datasets/shared-data'
-import { takeOption } from '../lib/cli-args'
+import { runBacktest, WARMUP_BLOCKS, type BacktestResult, type LevelMetrics } from './backtest/backtest'
+import { JUDGES, toBlockStats } from './backtest/block-stats'
+import { STRATEGIES } from './backtest/strategies'
+import { loadRecording, loadSharedDatasets } from './backtest/datasets'
+import { takeOption } from './cli-args'
 
 const args = process.argv.slice(2)
 const opt = (name: string) => takeOption(args, name)

@@ -1,13 +1,15 @@
 // npm run bench [-- --seconds 5 --rounds 5 --connections 1,50 --no-build]
-import { runBench } from '../lib/bench/run'
-import { ensureFreshBuild } from '../lib/devnet/fresh-build'
-import { takeOption } from '../lib/cli-args'
+import { runBench } from './bench/run'
+import { ensureFreshBuild } from './devnet/fresh-build'
+import { takeOption } from './cli-args'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => takeOption(args, name) ?? fallback
 const seconds = Number(opt('--seconds', '5'))
 const rounds = Number(opt('--rounds', '5'))
 const connections = opt('--connections', '1,50').split(',').map(Number)
+// the framework-floor routes exist only in bench builds (next.config.mjs)
+process.env.GAS_API_BENCH_BUILD = '1'
 if (!args.includes('--no-build')) await ensureFreshBuild()
 
 const report = await runBench({ seconds, connections, rounds, log: (s) => console.error(s) })

@@ -4,12 +4,12 @@
 // when .next is not current, started against it, and its URL and a demo API key are printed.
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { startDevnet } from '../lib/devnet/devnet'
+import { startDevnet } from './devnet/devnet'
 import { getDemoEnv } from '../lib/env'
-import { ensureFreshBuild } from '../lib/devnet/fresh-build'
-import { startService } from '../lib/devnet/service'
-import { loadRecording, loadSharedDatasets } from '../lib/datasets/shared-data'
-import { takeOption } from '../lib/cli-args'
+import { ensureFreshBuild } from './devnet/fresh-build'
+import { startService } from './devnet/service'
+import { loadRecording, loadSharedDatasets } from './backtest/datasets'
+import { takeOption } from './cli-args'
 import { startReplayNode } from './replay/replay-node'
 
 const args = process.argv.slice(2)

@@ -1,8 +1,8 @@
 // npm run record -- --rpc <url> --blocks N --out <file.jsonl>
 import { writeFileSync } from 'node:fs'
-import { toJsonLines } from '../lib/fees/recording'
-import { recordBlocks } from '../lib/rpc/record-blocks'
-import { takeOption } from '../lib/cli-args'
+import { toJsonLines } from './record/recording'
+import { recordBlocks } from './record/record-blocks'
+import { takeOption } from './cli-args'
 
 const args = process.argv.slice(2)
 const opt = (name: string) => takeOption(args, name)

@@ -1,7 +1,7 @@
 // npm run bench:scale-out [-- --seconds 20 --connections 10 --no-build]
-import { runScaleOut } from '../lib/bench/scale-out'
-import { ensureFreshBuild } from '../lib/devnet/fresh-build'
-import { takeOption } from '../lib/cli-args'
+import { runScaleOut } from './bench/scale-out'
+import { ensureFreshBuild } from './devnet/fresh-build'
+import { takeOption } from './cli-args'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => takeOption(args, name) ?? fallback

@@ -1,7 +1,7 @@
 // npm run soak [-- --minutes 10 --no-build]
-import { runSoak } from '../lib/bench/soak'
-import { ensureFreshBuild } from '../lib/devnet/fresh-build'
-import { takeOption } from '../lib/cli-args'
+import { runSoak } from './bench/soak'
+import { ensureFreshBuild } from './devnet/fresh-build'
+import { takeOption } from './cli-args'
 
 const args = process.argv.slice(2)
 const minutes = Number(takeOption(args, '--minutes') ?? 10)

@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
-import { takeOption } from '../lib/cli-args'
-import { parseCsv } from '../lib/fees/recording'
+import { takeOption } from './cli-args'
+import { parseCsv } from './record/recording'
 import { checkLevelsByWindow, parseDelayWindows, summarizeWindows } from './backtest/inclusion-delay'
 import {
   checkPromises,

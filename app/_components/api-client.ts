@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { ErrorBodySchema } from '@/lib/fees/schemas'
+import { ErrorBodySchema } from '@/lib/core/schemas'
 
 /** Freshness of an answer, from the service's headers. */
 export type Freshness = {

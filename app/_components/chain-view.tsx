@@ -6,7 +6,7 @@ import {
   BusyThresholdSchema,
   SuggestedGasFeesSchema,
   type SuggestedGasFees,
-} from '@/lib/fees/schemas'
+} from '@/lib/core/schemas'
 import { ApiError, fetchApi, type Freshness } from './api-client'
 import { CongestionGauge } from './congestion-gauge'
 import { FeeChart } from './fee-chart'

@@ -1,4 +1,4 @@
-import { parseGwei } from '@/lib/fees/units'
+import { parseGwei } from '@/lib/core/units'
 import { formatGweiShort } from './format'
 
 const W = 600

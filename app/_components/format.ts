@@ -1,4 +1,4 @@
-import { parseGwei } from '@/lib/fees/units'
+import { parseGwei } from '@/lib/core/units'
 
 const GWEI = 1_000_000_000n
 

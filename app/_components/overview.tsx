@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider, useQueries } from '@tanstack/react-query'
 import Link from 'next/link'
 import { useState } from 'react'
-import { SuggestedGasFeesSchema } from '@/lib/fees/schemas'
+import { SuggestedGasFeesSchema } from '@/lib/core/schemas'
 import { ApiError, fetchApi } from './api-client'
 import { formatAge, formatPercent } from './format'
 import { Gwei } from './gwei'

@@ -1,11 +1,8 @@
 // GET /metrics – Prometheus text: requests by route and status, upstream reads by chain and result,
-// cache outcomes, data age. Behind the same Basic auth as the API (the middleware matches it).
-import { metricsText } from '@/lib/metrics/exposition'
+// cache outcomes, data age. Behind the same Basic auth as the API, and refused without the identity
+// the middleware forwards (fail closed).
+import { metricsResponse } from '@/lib/http/metrics'
 
 export const dynamic = 'force-dynamic'
 
-export function GET(): Response {
-  return new Response(metricsText(), {
-    headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
-  })
-}
+export const GET = metricsResponse

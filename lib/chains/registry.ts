@@ -1,7 +1,7 @@
 import type { Chain } from 'viem'
 import * as viemChains from 'viem/chains'
 import { getServerEnv, type ServerEnv } from '../env'
-import { chainFeePolicy, type ChainFeePolicy } from '../fees/chain-policy'
+import { chainFeePolicy, type ChainFeePolicy } from '../core/chain-policy'
 
 /** A chain the service answers for. */
 export type ChainConfig = {
@@ -11,7 +11,7 @@ export type ChainConfig = {
   rpcUrls: string[]
   /** Block interval the chain is designed for, ms, when viem knows it; only a cold-cache hint. */
   nominalBlockTimeMs?: number
-  /** The chain's fee rules: its row of lib/fees/chain-policy.ts with CHAIN_FEE_POLICIES applied (default: the row). */
+  /** The chain's fee rules: its row of lib/core/chain-policy.ts with CHAIN_FEE_POLICIES applied (default: the row). */
   feePolicy?: ChainFeePolicy
 }
 

@@ -2,15 +2,17 @@
  * The service's public API: fee reports for a chain, read through the cache. Everything else in
  * lib/fees is pure; this file is the one that composes the cache with the math.
  */
-import { getFeeWindow } from '../cache/fee-window'
+import { getFeeWindow } from '../feed/fee-window'
 import { feePolicyOf, getChain } from '../chains/registry'
-import { UnsupportedChainError } from '../http/errors'
-import type { ChainFeePolicy } from './chain-policy'
-import { buildFeeReport, type FeeReport } from './report'
-import type { FeeWindow } from './types'
+import { UnsupportedChainError } from '../core/errors'
+import type { ChainFeePolicy } from '../core/chain-policy'
+import { buildFeeReport, type FeeReport } from '../core/report'
+import type { FeeWindow } from '../core/types'
 
-export type { FeeReport } from './report'
-export type { FeeWindow } from './types'
+export type { FeeReport } from '../core/report'
+/** Per chain, the window this process holds (for /metrics). */
+export { cachedWindows } from '../feed/fee-window'
+export type { FeeWindow } from '../core/types'
 
 /** What a response needs besides its body: which block, how old, whether stale. */
 export type ReportMeta = {

@@ -1,7 +1,7 @@
 import { ConfigError } from '../env'
 import { getFeeReport, type Endpoint, type ReportMeta } from '../fees'
-import { parseBasicAuth } from '../auth/basic-auth'
-import { getServerEnv } from '../env'
+import { IDENTITY_HEADER, verifyIdentity } from '../auth/identity'
+import { getApiKeysSetting, getServerEnv } from '../env'
 import { count } from '../metrics/registry'
 import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
@@ -12,10 +12,11 @@ import {
   MethodNotAllowedError,
   NotFoundError,
   RateLimitedError,
+  UnauthenticatedError,
   UnsupportedChainError,
   UpstreamBadResponseError,
   UpstreamUnavailableError,
-} from './errors'
+} from '../core/errors'
 
 /** Methods every endpoint answers. */
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS'
@@ -30,6 +31,8 @@ export function toErrorResponse(err: unknown): Response {
     return errorJson(400, err.message)
   }
   if (err instanceof NotFoundError) return errorJson(404, err.message)
+  if (err instanceof UnauthenticatedError)
+    return errorJson(401, err.message, { 'www-authenticate': 'Basic realm="gas-api", charset="UTF-8"' })
   if (err instanceof RateLimitedError) {
     return errorJson(429, err.message, { ...err.headers, 'retry-after': String(err.retryAfterSeconds) })
   }
@@ -75,10 +78,21 @@ export function freshnessHeaders(meta: ReportMeta, now = Date.now()): Record<str
 type RouteContext = { params: Promise<{ chainId: string }> }
 
 /**
+ * The API key the middleware verified, from its signed header. Fails closed: a request that reached a
+ * handler any other way (no header, or one the client made up) is refused.
+ * @throws UnauthenticatedError (401)
+ */
+export async function requireIdentity(request: Request): Promise<string> {
+  const key = await verifyIdentity(request.headers.get(IDENTITY_HEADER), getApiKeysSetting())
+  if (key === null) throw new UnauthenticatedError()
+  return key
+}
+
+/**
  * Counts an answer for /metrics and, unless REQUEST_LOG=false, logs it as one JSON line: route,
  * chain, status, duration, the API key's name (never its secret), block and staleness.
  */
-function observe(route: string, request: Request, started: number, res: Response, chainId?: string): Response {
+function observe(route: string, request: Request, started: number, res: Response, chainId?: string, key?: string): Response {
   count('gas_api_requests_total', { route, status: res.status })
   let log = false
   try {
@@ -96,7 +110,7 @@ function observe(route: string, request: Request, started: number, res: Response
         chainId: chainId && chainId.length <= 20 ? chainId : chainId ? `${chainId.slice(0, 20)}…` : undefined,
         status: res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
-        key: parseBasicAuth(request.headers.get('authorization'))?.key,
+        key,
         block: res.headers.get('x-block-number') ?? undefined,
         stale: res.headers.get('x-data-stale') === 'true' || undefined,
       }),
@@ -111,8 +125,10 @@ export function feeEndpoint(endpoint: Endpoint) {
     const started = performance.now()
     let limits: Record<string, string> = {}
     let chainId: string | undefined
+    let key: string | undefined
     try {
-      limits = await consumeRateLimit(request)
+      key = await requireIdentity(request)
+      limits = await consumeRateLimit(key)
       chainId = (await context.params).chainId
       const { bodies, meta } = await getFeeReport(parseChainId(chainId))
       return observe(
@@ -124,11 +140,12 @@ export function feeEndpoint(endpoint: Endpoint) {
           headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta), ...limits },
         }),
         chainId,
+        key,
       )
     } catch (err) {
       const res = toErrorResponse(err)
       for (const [k, v] of Object.entries(limits)) res.headers.set(k, v)
-      return observe(endpoint, request, started, res, chainId)
+      return observe(endpoint, request, started, res, chainId, key)
     }
   }
 }

@@ -2,7 +2,7 @@
  * In-process counters for /metrics (Prometheus text format 0.0.4), one set per process. The edge middleware runs in its own sandbox and cannot count
  * here, so requests it refuses (401) are not in these counters.
  */
-import { processSingleton } from '../process-singleton'
+import { processSingleton } from '../core/process-singleton'
 
 type Labels = Record<string, string | number>
 type Counter = { help: string; values: Map<string, number> }

@@ -11,7 +11,7 @@ export type RateLimitDecision = {
 
 /**
  * Fixed-window counters per API key, in this process's memory (one instance, or several while the
- * shared store is unreachable; with REDIS_URL the counters live in Redis, lib/redis/store). A key's
+ * shared store is unreachable; with REDIS_URL the counters live in Redis, lib/store/store). A key's
  * window opens with its first request and lasts `windowSeconds` (as rate-limiter-flexible's fixed
  * windows do): no wall-clock boundary resets every key at once. Memory is one entry per key seen.
  */

@@ -1,25 +1,20 @@
-import { parseBasicAuth } from '../auth/basic-auth'
 import { getServerEnv } from '../env'
-import { RateLimitedError } from '../http/errors'
-import { processSingleton } from '../process-singleton'
+import { RateLimitedError } from '../core/errors'
+import { processSingleton } from '../core/process-singleton'
 import { count } from '../metrics/registry'
-import { UNAVAILABLE } from '../redis/client'
-import { countSharedRequest } from '../redis/store'
+import { UNAVAILABLE } from '../store/client'
+import { countSharedRequest } from '../store/store'
 import { decide, FixedWindowLimiter, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy } from './fixed-window'
 
 const limiter = processSingleton('rate-limiter', () => new FixedWindowLimiter())
 
 /**
- * Counts one request of the key against its quota (RATE_LIMITS, else RATE_LIMIT). The key is read
- * from the Authorization header, which the middleware has already verified (a request with a wrong
- * secret never reaches a handler); re-parsing it is cheaper than having the middleware rewrite the
- * request's headers.
+ * Counts one request of the key against its quota (RATE_LIMITS, else RATE_LIMIT). The key is the one
+ * the middleware verified (lib/http/respond.ts requireIdentity): never read from client input.
  * @returns the RateLimit-* headers for the answer
  * @throws RateLimitedError (429) when the quota is spent
  */
-export async function consumeRateLimit(request: Request): Promise<Record<string, string>> {
-  const key = parseBasicAuth(request.headers.get('authorization'))?.key
-  if (!key) return {}
+export async function consumeRateLimit(key: string): Promise<Record<string, string>> {
   const env = getServerEnv()
   const own = Object.hasOwn(env.RATE_LIMITS, key) ? env.RATE_LIMITS[key] : undefined
   const policy = own ?? env.RATE_LIMIT

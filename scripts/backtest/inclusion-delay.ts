@@ -4,9 +4,9 @@
  * level. Pure: callers read ../shared/data/eth-mainnet-inclusion-delay-2025-2026/history.json.
  */
 import { z } from 'zod'
-import { LEVEL_SETTINGS } from '../../lib/fees/estimator'
-import { percentileNearestRank } from '../../lib/fees/statistics'
-import type { Urgency } from '../../lib/fees/types'
+import { LEVEL_SETTINGS } from '../../lib/core/estimator'
+import { percentileNearestRank } from '../../lib/core/statistics'
+import type { Urgency } from '../../lib/core/types'
 import { LEVELS } from './mempool-waits'
 
 /** One window as history.json has it (other fields, such as mempool_timing, are not read). */

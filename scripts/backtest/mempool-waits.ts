@@ -3,11 +3,11 @@
  * against the waits the service promises per level. Pure: callers read the CSV (parseCsv rows of
  * ../shared/data/eth-mainnet-mempool-waits-2025/waiting_time_txs.csv.gz) and print the tables.
  */
-import { LEVEL_SETTINGS } from '../../lib/fees/estimator'
-import { csvCell, type CsvRow } from '../../lib/fees/recording'
-import { percentileNearestRank } from '../../lib/fees/statistics'
-import type { Urgency } from '../../lib/fees/types'
-import { parseGwei } from '../../lib/fees/units'
+import { LEVEL_SETTINGS } from '../../lib/core/estimator'
+import { csvCell, type CsvRow } from '../record/recording'
+import { percentileNearestRank } from '../../lib/core/statistics'
+import type { Urgency } from '../../lib/core/types'
+import { parseGwei } from '../../lib/core/units'
 
 /**
  * How a row's recorded price (fees / gas_used) relates to what EIP-1559 charges, min(base fee + tip

@@ -1,7 +1,7 @@
-import { freePort } from '@/lib/devnet/anvil'
-import { startDevnet } from '@/lib/devnet/devnet'
-import { ensureFreshBuild } from '@/lib/devnet/fresh-build'
-import { startService } from '@/lib/devnet/service'
+import { freePort } from '@/scripts/devnet/anvil'
+import { startDevnet } from '@/scripts/devnet/devnet'
+import { ensureFreshBuild } from '@/scripts/devnet/fresh-build'
+import { startService } from '@/scripts/devnet/service'
 import { startFakeRpc } from '../support/fake-rpc'
 import { fakeNodeChain } from '../support/mainnet-blocks'
 

@@ -2,9 +2,9 @@
 // family it serves by default, under those chains' own ids, so each chain's fee policy applies.
 import { formatGwei } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startService, type Service } from '@/lib/devnet/service'
-import { BaseFeeHistorySchema, SuggestedGasFeesSchema } from '@/lib/fees/schemas'
-import { parseGwei } from '@/lib/fees/units'
+import { startService, type Service } from '@/scripts/devnet/service'
+import { BaseFeeHistorySchema, SuggestedGasFeesSchema } from '@/lib/core/schemas'
+import { parseGwei } from '@/lib/core/units'
 import { at } from '../support/at'
 import { startFakeRpc, type FakeRpc } from '../support/fake-rpc'
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { formatGwei } from 'viem'
-import { BaseFeeHistorySchema, BaseFeePercentileSchema, BusyThresholdSchema, SuggestedGasFeesSchema } from '@/lib/fees/schemas'
+import { BaseFeeHistorySchema, BaseFeePercentileSchema, BusyThresholdSchema, SuggestedGasFeesSchema } from '@/lib/core/schemas'
 import { api, at, ctx, eventually, gwei, nearestRank, nodeBlockTimestamps, nodeFeeHistory } from './helpers'
 
 const PCTS = [0, 1, 5, 10, 50, 100]

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { ErrorBodySchema } from '@/lib/fees/schemas'
+import { ErrorBodySchema } from '@/lib/core/schemas'
 import { api, basic, ctx } from './helpers'
 
 const REASONS: Record<number, string> = {
@@ -93,6 +93,26 @@ describe('accepted credentials', () => {
       auth: `basic   ${Buffer.from(`${k}:${s}`).toString('base64')}`,
     })
     expect(res.status).toBe(200)
+  })
+})
+
+describe('the identity the middleware forwards', () => {
+  test('behavior: a client-supplied identity header is replaced by the verified one, never trusted', async () => {
+    const { api: base, chains, credentials } = ctx()
+    // 'colon' authenticates; the made-up header claims the unlimited 'itest' key
+    const res = await fetch(`${base}/networks/${chains.live}/baseFeePercentile`, {
+      headers: { authorization: basic(credentials.colon), 'x-gas-api-identity': `itest.${'0'.repeat(64)}` },
+    })
+    expect(res.status).toBe(200)
+    // the default quota of 'colon', not the unlimited one of 'itest'
+    expect(res.headers.get('ratelimit-limit')).toBe('1200')
+  })
+
+  test('error: without credentials a made-up identity header gets 401 at the middleware', async () => {
+    const res = await fetch(`${ctx().api}/networks/${ctx().chains.live}/baseFeePercentile`, {
+      headers: { 'x-gas-api-identity': `itest.${'0'.repeat(64)}` },
+    })
+    expect(res.status).toBe(401)
   })
 })
 

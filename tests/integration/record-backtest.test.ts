@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, test } from 'vitest'
-import { weightedPercentile } from '@/lib/fees/block-stats'
-import { fromJsonLines } from '@/lib/fees/recording'
+import { weightedPercentile } from '@/scripts/backtest/block-stats'
+import { fromJsonLines } from '@/scripts/record/recording'
 import { at, ctx } from './helpers'
 
 const run = promisify(execFile)

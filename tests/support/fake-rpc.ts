@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { percentileNearestRank } from '@/lib/fees/statistics'
+import { percentileNearestRank } from '@/lib/core/statistics'
 
 /** A block of the fake chain: amounts in wei. */
 export type FakeBlock = { number: number; timestamp: number; baseFee: bigint; gasUsedRatio: number; tips: bigint[] }

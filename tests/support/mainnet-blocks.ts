@@ -1,4 +1,4 @@
-import { readBlocksWithTransactions } from '@/lib/fees/recording'
+import { readBlocksWithTransactions } from '@/scripts/record/recording'
 import type { FakeBlock } from './fake-rpc'
 import { HAS_SHARED_DATA, nextBaseFee, readText } from './shared-data'
 

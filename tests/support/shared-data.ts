@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseCsv, type CsvRow } from '@/lib/fees/recording'
+import { parseCsv, type CsvRow } from '@/scripts/record/recording'
 import { gunzipSync } from 'node:zlib'
 
 /** ../shared/data beside the checkout (tests and CI have it there; it is never copied into the repo). */

@@ -1,6 +1,6 @@
-import { REWARD_PERCENTILES } from '@/lib/fees/estimator'
-import { percentileNearestRank } from '@/lib/fees/statistics'
-import type { FeeWindow } from '@/lib/fees/types'
+import { REWARD_PERCENTILES } from '@/lib/core/estimator'
+import { percentileNearestRank } from '@/lib/core/statistics'
+import type { FeeWindow } from '@/lib/core/types'
 import { at } from './at'
 import { mainnetFakeChain } from './mainnet-blocks'
 

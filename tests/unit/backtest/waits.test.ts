@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { CsvRow } from '@/lib/fees/recording'
+import type { CsvRow } from '@/scripts/record/recording'
 import { checkLevelsByWindow, parseDelayWindows, summarizeWindows, type DelayWindow } from '@/scripts/backtest/inclusion-delay'
 import {
   baseFeeBounds,

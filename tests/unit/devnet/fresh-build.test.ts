@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { buildIsFresh, sourceFingerprint } from '@/lib/devnet/fresh-build'
+import { buildIsFresh, sourceFingerprint } from '@/scripts/devnet/fresh-build'
 
 function project() {
   const root = mkdtempSync(join(tmpdir(), 'fresh-build-'))

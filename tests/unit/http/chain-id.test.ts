@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { parseChainId } from '@/lib/http/chain-id'
-import { InvalidChainIdError } from '@/lib/http/errors'
+import { InvalidChainIdError } from '@/lib/core/errors'
 
 describe('parseChainId', () => {
   test.each([

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import type { Recording } from '@/lib/fees/recording'
+import type { Recording } from '@/scripts/record/recording'
 import { rewardRow, startReplayNode, type ReplayNode } from '@/scripts/replay/replay-node'
 
 const GWEI = 1_000_000_000n

@@ -1,0 +1,52 @@
+import { timingSafeEqual } from './constant-time'
+
+/**
+ * The verified caller, as the middleware forwards it to the handlers: `<key name>.<HMAC>`. The HMAC
+ * key is derived from the API_KEYS setting, which only the server holds, so a client cannot forge
+ * it: a request that reaches a handler without passing the middleware (a matcher mistake, a bypass
+ * bug of the CVE-2025-29927 kind) carries no valid identity and is refused (401). Edge-safe (Web Crypto).
+ */
+export const IDENTITY_HEADER = 'x-gas-api-identity'
+
+const encoder = new TextEncoder()
+const keys = new Map<string, Promise<CryptoKey>>()
+
+function hmacKey(apiKeysSetting: string): Promise<CryptoKey> {
+  let key = keys.get(apiKeysSetting)
+  if (!key) {
+    if (keys.size > 8) keys.clear()
+    key = crypto.subtle
+      .digest('SHA-256', encoder.encode(`gas-api identity v1\0${apiKeysSetting}`))
+      .then((material) => crypto.subtle.importKey('raw', material, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']))
+    keys.set(apiKeysSetting, key)
+  }
+  return key
+}
+
+async function mac(keyName: string, apiKeysSetting: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(apiKeysSetting), encoder.encode(keyName)))
+}
+
+const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+
+/** The identity header's value for a verified key name. */
+export async function signIdentity(keyName: string, apiKeysSetting: string): Promise<string> {
+  return `${encodeURIComponent(keyName)}.${toHex(await mac(keyName, apiKeysSetting))}`
+}
+
+/** The key name an identity header vouches for, or null when it is absent, malformed or forged. */
+export async function verifyIdentity(header: string | null, apiKeysSetting: string): Promise<string | null> {
+  if (!header || apiKeysSetting.trim() === '') return null
+  const dot = header.lastIndexOf('.')
+  if (dot <= 0) return null
+  let keyName: string
+  try {
+    keyName = decodeURIComponent(header.slice(0, dot))
+  } catch {
+    return null
+  }
+  const given = header.slice(dot + 1)
+  if (!/^[0-9a-f]{64}$/.test(given)) return null
+  const expected = toHex(await mac(keyName, apiKeysSetting))
+  return timingSafeEqual(encoder.encode(given), encoder.encode(expected)) ? keyName : null
+}

@@ -1,0 +1,80 @@
+/**
+ * Error classes the service raises. Each has a `name`, a short message fit for clients (no URLs,
+ * no secrets) and an optional `cause`. Only `toErrorResponse` (./respond) turns them into statuses.
+ */
+
+export class InvalidChainIdError extends Error {
+  override name = 'InvalidChainIdError'
+  constructor(raw: string) {
+    super(`'${preview(raw)}' is not a valid chain id: use a positive decimal integer such as 1.`)
+  }
+}
+
+export class UnsupportedChainError extends Error {
+  override name = 'UnsupportedChainError'
+  constructor(chainId: number) {
+    super(`'${chainId}' is not a supported chain id.`)
+  }
+}
+
+/** The chain's blocks carry no baseFeePerGas: there is no EIP-1559 fee market to estimate. */
+export class FeeMarketUnsupportedError extends Error {
+  override name = 'FeeMarketUnsupportedError'
+  constructor(chainId: number) {
+    super(`Chain ${chainId} does not use EIP-1559 fees (its blocks have no baseFeePerGas), so no EIP-1559 estimates exist for it.`)
+  }
+}
+
+/** The node answered, but with something unusable (non-JSON, wrong shape, wrong chain, an RPC error). */
+export class UpstreamBadResponseError extends Error {
+  override name = 'UpstreamBadResponseError'
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+  }
+}
+
+/** No data could be had from the node (unreachable, timed out, rate-limited). */
+export class UpstreamUnavailableError extends Error {
+  override name = 'UpstreamUnavailableError'
+  constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+    super(message, options)
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? 1
+  }
+  readonly retryAfterSeconds: number
+}
+
+export class MethodNotAllowedError extends Error {
+  override name = 'MethodNotAllowedError'
+  constructor(method: string) {
+    super(`Method ${preview(method)} is not allowed: this API is read-only, use GET.`)
+  }
+}
+
+export class NotFoundError extends Error {
+  override name = 'NotFoundError'
+}
+
+/** A request reached a handler without an identity the middleware vouched for. */
+export class UnauthenticatedError extends Error {
+  override name = 'UnauthenticatedError'
+  constructor() {
+    super('Authentication required: send HTTP Basic credentials (API key as user name, API key secret as password).')
+  }
+}
+
+/** Input echoed in messages is cut short, so a 10,000-digit id does not come back whole. */
+function preview(raw: string): string {
+  return raw.length > 32 ? `${raw.slice(0, 32)}…` : raw
+}
+
+export class RateLimitedError extends Error {
+  override name = 'RateLimitedError'
+  constructor(
+    limit: number,
+    windowSeconds: number,
+    readonly retryAfterSeconds: number,
+    readonly headers: Record<string, string>,
+  ) {
+    super(`Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key; retry in ${retryAfterSeconds} s.`)
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * A chain's fee window as read from the node: JSON-plain (decimal wei strings, no bigint, no Date),
+ * so it can live in `unstable_cache`. Produced by lib/upstream, consumed by the pure code here.
+ */
+export type FeeWindow = {
+  chainId: number
+  /** First block of the window. */
+  oldestBlock: number
+  /** Latest block of the window (= oldestBlock + baseFeePerGas.length − 1). */
+  headNumber: number
+  /** Latest block's timestamp, unix seconds. */
+  headTimestamp: number
+  /** Mean block interval measured from block timestamps, milliseconds. */
+  blockIntervalMs: number
+  /** The older block the interval is measured from (number, unix seconds), kept for the next read. */
+  intervalAnchor: { number: number; timestamp: number } | null
+  /** Base fee of each block of the window, wei (decimal string), oldest first. */
+  baseFeePerGas: string[]
+  /** Base fee of the NEXT block as the node reports it (last entry of eth_feeHistory.baseFeePerGas), wei. */
+  nextBaseFeePerGas: string
+  /** gasUsed / gasLimit of each block of the window. */
+  gasUsedRatio: number[]
+  /** The reward percentiles asked of eth_feeHistory, ascending. */
+  rewardPercentiles: number[]
+  /**
+   * Per block, the effective priority fee (wei) at each of rewardPercentiles; an empty row where the
+   * node sent none ([] or null: a block without transactions, on some clients): no tip data.
+   */
+  reward: string[][]
+  /** The head block's extraData (hex), where OP-stack chains carry their EIP-1559 parameters. */
+  headExtraData?: string
+  /** When the window was read from the node, ms since the epoch. */
+  fetchedAt: number
+}
+
+/** The same window with amounts as bigint wei, for the math. */
+export type FeeData = {
+  baseFees: bigint[]
+  nextBaseFee: bigint
+  gasUsedRatio: number[]
+  rewardPercentiles: number[]
+  rewards: bigint[][]
+  blockIntervalMs: number
+}
+
+export type Urgency = 'low' | 'medium' | 'high'
+
+/** One urgency level's suggestion, in wei and milliseconds. */
+export type LevelEstimate = {
+  maxPriorityFeePerGas: bigint
+  maxFeePerGas: bigint
+  minWaitTimeMs: number
+  maxWaitTimeMs: number
+}

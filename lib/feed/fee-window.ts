@@ -1,0 +1,231 @@
+import { unstable_cache } from 'next/cache'
+import { feePolicyOf, type ChainConfig } from '../chains/registry'
+import { getServerEnv } from '../env'
+import { MAX_CACHE_PERIOD_MS, MIN_CACHE_PERIOD_MS, REWARD_PERCENTILES } from '../core/estimator'
+import type { FeeWindow } from '../core/types'
+import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../core/errors'
+import { count } from '../metrics/registry'
+import { processSingleton } from '../core/process-singleton'
+import { sharedStoreConfigured } from '../store/client'
+import { getSharedWindow, lockChainRead, putSharedWindow, unlockChainRead } from '../store/store'
+import { withDeadline } from '../core/deadline'
+import { readFeeWindow } from '../upstream/read-fee-window'
+import { readThroughSharedStore, type SharedWindowStore } from './shared-read'
+
+/** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
+export const HISTORY_BLOCKS = 500
+/** Bump when FeeWindow's shape changes, so old Data Cache entries are not read. */
+const CACHE_VERSION = 'fee-window-v3'
+/** After a failed read, requests get the stale window (or the error) without retrying for this long. */
+const FAILURE_BACKOFF_MS = 1_000
+/** A chain found to have no EIP-1559 fee market is not asked again for this long. */
+const UNSUPPORTED_BACKOFF_MS = 300_000
+/** Cache freshness bounds: about one block interval, but not below 1 s (unstable_cache's unit) or above 60 s. */
+const MIN_TTL_MS = MIN_CACHE_PERIOD_MS
+const MAX_TTL_MS = MAX_CACHE_PERIOD_MS
+
+/** A window as served: whether it is stale (the upstream failed and this is the last good one). */
+export type CachedFeeWindow = { window: FeeWindow; stale: boolean; freshUntil: number }
+
+type ChainState = {
+  chain: ChainConfig
+  window?: FeeWindow
+  inflight?: Promise<FeeWindow>
+  /** A background refresh started during the grace interval. */
+  refreshing?: boolean
+  failure?: { error: Error; until: number }
+}
+
+const redisWindowStore: SharedWindowStore = { get: getSharedWindow, put: putSharedWindow, lock: lockChainRead, unlock: unlockChainRead }
+
+const states = processSingleton('fee-window-state', () => new Map<number, ChainState>())
+
+function stateOf(chain: ChainConfig): ChainState {
+  let st = states.get(chain.id)
+  if (!st) states.set(chain.id, (st = { chain }))
+  st.chain = chain
+  return st
+}
+
+/** How long a window stays fresh: the chain's measured block interval, within [1 s, 60 s]. */
+export function ttlMs(chain: ChainConfig, window?: FeeWindow): number {
+  const interval = window?.blockIntervalMs ?? chain.nominalBlockTimeMs ?? 2_000
+  return Math.min(MAX_TTL_MS, Math.max(MIN_TTL_MS, interval))
+}
+
+const isFresh = (st: ChainState, w: FeeWindow | undefined, now: number): boolean =>
+  w !== undefined && now - w.fetchedAt < ttlMs(st.chain, w)
+
+/**
+ * The single-flight upstream read: concurrent callers share one read; a window fresher than one
+ * block interval is returned without reading at all. This is the loader unstable_cache calls.
+ */
+function loadWindow(chainId: number): Promise<FeeWindow> {
+  const st = states.get(chainId)
+  if (!st) return Promise.reject(new UpstreamUnavailableError(`Chain ${chainId} has no state.`))
+  if (st.window && isFresh(st, st.window, Date.now())) return Promise.resolve(st.window)
+  if (!st.inflight) {
+    const env = getServerEnv()
+    const policy = feePolicyOf(st.chain)
+    const read = () =>
+      readFeeWindow({
+        chainId,
+        rpcUrls: st.chain.rpcUrls,
+        blockCount: HISTORY_BLOCKS,
+        rewardPercentiles: REWARD_PERCENTILES,
+        timeoutMs: env.RPC_TIMEOUT_MS,
+        // a window older than MAX_STALE_SECONDS no longer vouches for the head (a rewound or
+        // regenerated chain must not be refused forever)
+        previous: st.window && Date.now() - st.window.fetchedAt <= env.MAX_STALE_SECONDS * 1000 ? st.window : undefined,
+        fallbackBlockTimeMs: st.chain.nominalBlockTimeMs ?? 2_000,
+        ...(policy.enforceBaseFeeBounds ? { baseFeeBounds: { risePpm: policy.maxBaseFeeRisePpm, fallPpm: policy.maxBaseFeeFallPpm } } : {}),
+      }).then(
+        (w) => {
+          count('gas_api_upstream_reads_total', { chain: chainId, result: 'ok' })
+          return w
+        },
+        (err: unknown) => {
+          count('gas_api_upstream_reads_total', { chain: chainId, result: err instanceof Error ? err.name : 'Error' })
+          throw err
+        },
+      )
+    const shared = sharedStoreConfigured()
+      ? readThroughSharedStore({
+          store: redisWindowStore,
+          chainId,
+          newerThan: st.window?.fetchedAt ?? 0,
+          minHeadNumber: st.window?.headNumber ?? 0,
+          isFresh: (w) => isFresh(st, w, Date.now()),
+          read,
+          publishTtlMs: env.MAX_STALE_SECONDS * 1000 + MAX_TTL_MS,
+          lockMs: env.RPC_TIMEOUT_MS + 1_000,
+          // well inside the request's own RPC_TIMEOUT_MS, so a waiter whose leader died (or whose
+          // lock was never released) still has time for its own read
+          waitMs: Math.min(env.RPC_TIMEOUT_MS / 3, 2 * ttlMs(st.chain, st.window)),
+        }).then(({ window, source }) => {
+          count('gas_api_shared_reads_total', { chain: chainId, source })
+          return window
+        })
+      : read()
+    st.inflight = shared
+      .then((w) => {
+        if (!st.window || w.fetchedAt >= st.window.fetchedAt) st.window = w
+        st.failure = undefined
+        return w
+      })
+      .finally(() => {
+        st.inflight = undefined
+      })
+  }
+  return st.inflight
+}
+
+const readers = new Map<number, (chainId: number) => Promise<FeeWindow>>()
+
+/** unstable_cache around the loader, one wrapper per revalidate period (seconds). */
+function cachedReader(revalidateSeconds: number) {
+  let reader = readers.get(revalidateSeconds)
+  if (!reader) {
+    reader = unstable_cache(loadWindow, [CACHE_VERSION], { revalidate: revalidateSeconds, tags: [CACHE_VERSION] })
+    readers.set(revalidateSeconds, reader)
+  }
+  return reader
+}
+
+/** Below this, a head is never called lagging: missed slots and uneven block times are normal. */
+const MIN_HEAD_AGE_LIMIT_MS = 60_000
+
+/**
+ * Whether the node's latest block is older than MAX_HEAD_AGE_SECONDS (default: max(60 s, 10 block
+ * intervals)) by the wall clock: a node that answers but stopped following the chain.
+ */
+export function headLagging(window: FeeWindow, now = Date.now()): boolean {
+  const configured = getServerEnv().MAX_HEAD_AGE_SECONDS
+  if (configured === 0) return false
+  const limitMs = configured !== undefined ? configured * 1000 : Math.max(MIN_HEAD_AGE_LIMIT_MS, 10 * window.blockIntervalMs)
+  return now - window.headTimestamp * 1000 > limitMs
+}
+
+function served(st: ChainState, window: FeeWindow, stale: boolean): CachedFeeWindow {
+  // a lagging head is served, but never as current data
+  return { window, stale: stale || headLagging(window), freshUntil: window.fetchedAt + ttlMs(st.chain, window) }
+}
+
+/**
+ * The last good window marked stale, while it is younger than MAX_STALE_SECONDS; else the error.
+ * (A chain that once served a window is not declared non-EIP-1559 by one odd answer.)
+ */
+function staleOrThrow(st: ChainState, error: Error): CachedFeeWindow {
+  const maxStaleMs = getServerEnv().MAX_STALE_SECONDS * 1000
+  if (st.window && Date.now() - st.window.fetchedAt <= maxStaleMs) {
+    return served(st, st.window, true)
+  }
+  throw error
+}
+
+/**
+ * A chain's fee window, at most about two block intervals old (one interval fresh, then served
+ * for one more while the next read runs). Never waits longer than RPC_TIMEOUT_MS for the upstream;
+ * on failure serves the last good window marked stale (up to MAX_STALE_SECONDS old) or throws
+ * UpstreamUnavailableError / UpstreamBadResponseError.
+ */
+export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow> {
+  const st = stateOf(chain)
+  const started = Date.now()
+  if (st.window && isFresh(st, st.window, started)) {
+    count('gas_api_cache_total', { chain: chain.id, outcome: 'hit' })
+    return served(st, st.window, false)
+  }
+  if (st.failure && started < st.failure.until) {
+    count('gas_api_cache_total', { chain: chain.id, outcome: 'failing' })
+    return staleOrThrow(st, st.failure.error)
+  }
+  // Within one more interval, answer with the window we have and refresh behind it, so no request
+  // queues behind the upstream read at each new block; past that, wait for the read.
+  const age = st.window ? started - st.window.fetchedAt : Number.POSITIVE_INFINITY
+  if (st.window && age < 2 * ttlMs(chain, st.window) && age <= getServerEnv().MAX_STALE_SECONDS * 1000) {
+    count('gas_api_cache_total', { chain: chain.id, outcome: 'grace' })
+    if (!st.refreshing) {
+      st.refreshing = true
+      void refresh(st, chain, started)
+        .catch(() => {})
+        .finally(() => {
+          st.refreshing = false
+        })
+    }
+    // a read that failed since this window was fetched (st.failure is cleared by the next good
+    // read) makes it stale: never present data as current while the node is failing
+    return served(st, st.window, st.failure !== undefined)
+  }
+  count('gas_api_cache_total', { chain: chain.id, outcome: 'miss' })
+  return refresh(st, chain, started)
+}
+
+/** Per chain: the head block (number, unix seconds) and the read time (ms since the epoch) of the window this process holds. */
+export function cachedWindows(): { chainId: number; headNumber: number; headTimestamp: number; fetchedAt: number }[] {
+  return [...states.values()].flatMap((st) =>
+    st.window
+      ? [{ chainId: st.chain.id, headNumber: st.window.headNumber, headTimestamp: st.window.headTimestamp, fetchedAt: st.window.fetchedAt }]
+      : [],
+  )
+}
+
+/** Reads a new window (through unstable_cache and the single-flight) within RPC_TIMEOUT_MS. */
+async function refresh(st: ChainState, chain: ChainConfig, started: number): Promise<CachedFeeWindow> {
+  const timeoutMs = getServerEnv().RPC_TIMEOUT_MS
+  try {
+    const reader = cachedReader(Math.ceil(ttlMs(chain, st.window) / 1000))
+    let window = await withDeadline(reader(chain.id), timeoutMs)
+    // unstable_cache answers stale entries at once and revalidates in the background; join that read.
+    if (!isFresh(st, window, Date.now())) {
+      window = await withDeadline(loadWindow(chain.id), timeoutMs - (Date.now() - started))
+    }
+    if (!st.window || window.fetchedAt > st.window.fetchedAt) st.window = window
+    return served(st, window, false)
+  } catch (err) {
+    const error = err instanceof Error ? err : new UpstreamUnavailableError('The upstream read failed.')
+    const backoff = error instanceof FeeMarketUnsupportedError && !st.window ? UNSUPPORTED_BACKOFF_MS : FAILURE_BACKOFF_MS
+    st.failure = { error, until: Date.now() + backoff }
+    return staleOrThrow(st, error)
+  }
+}

@@ -1,0 +1,72 @@
+import type { FeeWindow } from '../core/types'
+import { UNAVAILABLE, type Unavailable } from '../core/unavailable'
+
+/** The shared store as the cross-instance single-flight needs it (lib/store/store in production). */
+export type SharedWindowStore = {
+  get(chainId: number): Promise<FeeWindow | null | Unavailable>
+  put(chainId: number, window: FeeWindow, ttlMs: number): Promise<void>
+  lock(chainId: number, ttlMs: number): Promise<string | null | Unavailable>
+  unlock(chainId: number, token: string): Promise<void>
+}
+
+/** Where a window came from: another instance's read, our read under the lock, or our read without the store. */
+export type SharedReadSource = 'joined' | 'led' | 'local'
+
+export type SharedReadParams = {
+  store: SharedWindowStore
+  chainId: number
+  /** A published window is taken only if it was read after this (ms since the epoch), ... */
+  newerThan: number
+  /** ... its head is not behind ours (another instance's node may lag), ... */
+  minHeadNumber: number
+  /** ... and is still fresh. */
+  isFresh: (window: FeeWindow) => boolean
+  /** The upstream read. */
+  read: () => Promise<FeeWindow>
+  /** How long a published window is kept in the store, ms. */
+  publishTtlMs: number
+  /** Longest the lock is held (longer than any read it guards; a crashed holder's lock expires), ms. */
+  lockMs: number
+  /** Longest we wait for another instance's read before reading ourselves, ms. */
+  waitMs: number
+  pollMs?: number
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+const usable = (p: SharedReadParams, w: FeeWindow | null | Unavailable): w is FeeWindow =>
+  w !== null && w !== UNAVAILABLE && w.fetchedAt > p.newerThan && w.headNumber >= p.minHeadNumber && p.isFresh(w)
+
+/** Another machine's clock may run ahead: a window never counts as read later than now here. */
+const joined = (w: FeeWindow) => ({ window: { ...w, fetchedAt: Math.min(w.fetchedAt, Date.now()) }, source: 'joined' as const })
+
+/**
+ * Single-flight across instances: take a window another instance has just read; else read it
+ * ourselves under the chain's lock and publish it; while another instance holds the lock, wait for
+ * its window (polling) up to `waitMs`, then read ourselves. Without the store (down, slow, not
+ * configured) every step degrades to our own read: the store is never the reason a request fails.
+ */
+export async function readThroughSharedStore(p: SharedReadParams): Promise<{ window: FeeWindow; source: SharedReadSource }> {
+  const deadline = Date.now() + p.waitMs
+  for (;;) {
+    const published = await p.store.get(p.chainId)
+    if (published === UNAVAILABLE) return { window: await p.read(), source: 'local' }
+    if (usable(p, published)) return joined(published)
+    const token = await p.store.lock(p.chainId, p.lockMs)
+    if (token === UNAVAILABLE) return { window: await p.read(), source: 'local' }
+    if (token !== null) {
+      try {
+        // the holder before us may have published between our get and our lock
+        const again = await p.store.get(p.chainId)
+        if (usable(p, again)) return joined(again)
+        const window = await p.read()
+        await p.store.put(p.chainId, window, p.publishTtlMs)
+        return { window, source: 'led' }
+      } finally {
+        await p.store.unlock(p.chainId, token)
+      }
+    }
+    if (Date.now() >= deadline) return { window: await p.read(), source: 'local' }
+    await sleep(p.pollMs ?? 20)
+  }
+}

@@ -1,0 +1,49 @@
+import { cachedWindows } from '../fees'
+import { sharedStoreUp } from '../store/client'
+import { renderMetrics } from '../metrics/registry'
+import { requireIdentity, toErrorResponse } from './respond'
+
+/** The /metrics body: the counters, each cached chain's data age, head age and block, and with REDIS_URL the shared store's state. */
+export function metricsText(now = Date.now()): string {
+  const windows = cachedWindows()
+  const up = sharedStoreUp()
+  return renderMetrics([
+    {
+      name: 'gas_api_data_age_seconds',
+      help: 'Seconds since the chain window this process serves was read from the node.',
+      samples: windows.map((w) => ({ labels: { chain: w.chainId }, value: Math.max(0, (now - w.fetchedAt) / 1000) })),
+    },
+    {
+      name: 'gas_api_head_age_seconds',
+      help: 'Wall clock minus the timestamp of the latest block this process holds: a node that stopped following its chain grows it.',
+      samples: windows.map((w) => ({ labels: { chain: w.chainId }, value: Math.round(now / 1000 - w.headTimestamp) })),
+    },
+    {
+      name: 'gas_api_block_number',
+      help: 'Latest block of the chain window this process serves.',
+      samples: windows.map((w) => ({ labels: { chain: w.chainId }, value: w.headNumber })),
+    },
+    // only with REDIS_URL
+    ...(up === undefined
+      ? []
+      : [
+          {
+            name: 'gas_api_shared_store_up',
+            help: 'With REDIS_URL: 1 while this instance reaches Redis (shared mode), 0 while it serves on its own (degraded).',
+            samples: [{ labels: {}, value: up }],
+          },
+        ]),
+  ])
+}
+
+/** GET /metrics: the text, to a request the middleware vouched for; 401 otherwise. */
+export async function metricsResponse(request: Request): Promise<Response> {
+  try {
+    await requireIdentity(request)
+  } catch (err) {
+    return toErrorResponse(err)
+  }
+  return new Response(metricsText(), {
+    headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
+  })
+}

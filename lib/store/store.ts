@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto'
+import type { FeeWindow } from '../core/types'
+import { UNAVAILABLE, withSharedStore, type Unavailable } from './client'
+
+/** Bump with the FeeWindow shape, so instances of different versions never read each other's windows. */
+const PREFIX = 'gas-api:v2:'
+
+/** Deletes the lock only if it still holds our token (a lock that expired and was retaken is not ours). */
+const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+/**
+ * One request counted in the key's window, which opens with the first request (the counter gets the
+ * window's length as its expiry) and ends when Redis expires it: { count, ms until it expires }.
+ */
+const COUNT_SCRIPT =
+  "local n = redis.call('incr', KEYS[1]) local t = redis.call('pttl', KEYS[1]) if t < 0 then redis.call('pexpire', KEYS[1], ARGV[1]) t = tonumber(ARGV[1]) end return {n, t}"
+
+/** Our own JSON (PREFIX carries the version); checked for shape only, against a foreign writer. */
+const isWindow = (v: unknown, chainId: number): v is FeeWindow => {
+  const w = v as FeeWindow | null
+  return (
+    typeof w === 'object' &&
+    w !== null &&
+    w.chainId === chainId &&
+    Number.isSafeInteger(w.headNumber) &&
+    Number.isFinite(w.fetchedAt) &&
+    Array.isArray(w.baseFeePerGas) &&
+    Array.isArray(w.reward) &&
+    Array.isArray(w.gasUsedRatio)
+  )
+}
+
+/** The last window any instance read for the chain, or null. */
+export function getSharedWindow(chainId: number): Promise<FeeWindow | null | Unavailable> {
+  return withSharedStore(async (redis) => {
+    const text = await redis.get(`${PREFIX}window:${chainId}`)
+    if (text === null) return null
+    const value: unknown = JSON.parse(text)
+    return isWindow(value, chainId) ? value : null
+  })
+}
+
+/** Publishes a window for the other instances; it expires after `ttlMs`. */
+export async function putSharedWindow(chainId: number, window: FeeWindow, ttlMs: number): Promise<void> {
+  await withSharedStore((redis) =>
+    redis.set(`${PREFIX}window:${chainId}`, JSON.stringify(window), { expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } }),
+  )
+}
+
+/**
+ * Takes the chain's read lock (SET NX PX) for at most `ttlMs`.
+ * @returns the token to release it with, null when another instance holds it, or UNAVAILABLE
+ */
+export async function lockChainRead(chainId: number, ttlMs: number): Promise<string | null | Unavailable> {
+  const token = randomUUID()
+  const result = await withSharedStore(async (redis) => {
+    const ok = await redis.set(`${PREFIX}lock:${chainId}`, token, {
+      condition: 'NX',
+      expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) },
+    })
+    return ok === 'OK' ? token : null
+  })
+  // a SET that timed out here may still have run in Redis: release it, or the others would wait
+  // for a lock nobody holds
+  if (result === UNAVAILABLE) void unlockChainRead(chainId, token)
+  return result
+}
+
+/** Releases the lock if it still holds `token`; sent even while this instance is degraded. */
+export async function unlockChainRead(chainId: number, token: string): Promise<void> {
+  await withSharedStore((redis) => redis.eval(RELEASE_SCRIPT, { keys: [`${PREFIX}lock:${chainId}`], arguments: [token] }), {
+    evenIfDegraded: true,
+  })
+}
+
+/**
+ * Counts one request in the key's window shared by every instance.
+ * @param windowMs the window's length: it opens with the key's first request
+ * @returns the requests counted in this window so far (this one included) and the ms until it ends, or UNAVAILABLE
+ */
+export async function countSharedRequest(apiKey: string, windowMs: number): Promise<{ count: number; msToReset: number } | Unavailable> {
+  const r = await withSharedStore((redis) =>
+    redis.eval(COUNT_SCRIPT, { keys: [`${PREFIX}rate:${windowMs}:${apiKey}`], arguments: [String(windowMs)] }),
+  )
+  if (r === UNAVAILABLE) return r
+  const [count, msToReset] = Array.isArray(r) ? r.map(Number) : []
+  // an answer of another shape is treated as no answer: this instance's own counter decides
+  if (count === undefined || msToReset === undefined || !Number.isFinite(count) || !Number.isFinite(msToReset)) return UNAVAILABLE
+  return { count, msToReset }
+}

@@ -1,0 +1,51 @@
+import { describe, expect, test } from 'vitest'
+import { IDENTITY_HEADER, signIdentity, verifyIdentity } from '@/lib/auth/identity'
+
+const SETTING = 'alice:secret-one, bob:sha256:' + 'a'.repeat(64)
+
+describe('identity forwarded by the middleware', () => {
+  test('default: a signed key name verifies, under the same API_KEYS setting only', async () => {
+    const signed = await signIdentity('alice', SETTING)
+    expect(await verifyIdentity(signed, SETTING)).toBe('alice')
+    expect(await verifyIdentity(signed, 'alice:another-secret')).toBeNull()
+  })
+
+  test.each([
+    ['absent', null],
+    ['a bare key name', 'alice'],
+    ['a made-up signature', `alice.${'0'.repeat(64)}`],
+    ['a signature for another key', 'SWAP'],
+    ['a malformed escape', `%E0%A4%A.${'0'.repeat(64)}`],
+  ])('error: %s is refused', async (_, value) => {
+    const header = value === 'SWAP' ? `bob.${(await signIdentity('alice', SETTING)).split('.')[1]}` : value
+    expect(await verifyIdentity(header, SETTING)).toBeNull()
+  })
+
+  test('behavior: key names with dots, colons and non-ASCII survive; nothing verifies without API_KEYS', async () => {
+    for (const key of ['a.b', 'ключ', 'x:y']) expect(await verifyIdentity(await signIdentity(key, SETTING), SETTING)).toBe(key)
+    expect(await verifyIdentity(await signIdentity('alice', ''), '')).toBeNull()
+    expect(IDENTITY_HEADER).toBe('x-gas-api-identity')
+  })
+})
+
+describe('handlers fail closed', () => {
+  test("error: a request that reaches a handler without the middleware's identity is 401, before any work", async () => {
+    process.env.API_KEYS = SETTING
+    const { feeEndpoint } = await import('@/lib/http/respond')
+    const { metricsResponse } = await import('@/lib/http/metrics')
+    const GET = feeEndpoint('busyThreshold')
+    const context = { params: Promise.resolve({ chainId: '1' }) }
+    const cases: Record<string, string>[] = [
+      {},
+      { [IDENTITY_HEADER]: `alice.${'f'.repeat(64)}` },
+      { authorization: 'Basic YWxpY2U6c2VjcmV0LW9uZQ==' },
+    ]
+    for (const headers of cases) {
+      const res = await GET(new Request('http://x/networks/1/busyThreshold', { headers }), context)
+      expect(res.status).toBe(401)
+      expect(res.headers.get('www-authenticate')).toMatch(/^Basic /)
+      expect(res.headers.get('ratelimit-limit')).toBeNull()
+      expect((await metricsResponse(new Request('http://x/metrics', { headers }))).status).toBe(401)
+    }
+  })
+})

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, expect, test, vi } from 'vitest'
+import { startFakeRpc, type FakeRpc } from '../../support/fake-rpc'
+import { mainnetFakeChain } from '../../support/mainnet-blocks'
+
+// the fake chain replays 2022 mainnet blocks (head-age staleness has its own test)
+process.env.MAX_HEAD_AGE_SECONDS = '0'
+// unstable_cache needs a Next request context; here it is a pass-through, the cache rules are ours
+vi.mock('next/cache', () => ({ unstable_cache: <T>(fn: T) => fn }))
+const { getFeeWindow } = await import('@/lib/feed/fee-window')
+const { renderMetrics } = await import('@/lib/metrics/registry')
+
+let node: FakeRpc
+beforeAll(async () => {
+  node = await startFakeRpc({ chainId: 1, ...mainnetFakeChain(12) }) // 12 s blocks: 12 s fresh, 12 s grace
+})
+afterAll(async () => {
+  vi.useRealTimers()
+  vi.restoreAllMocks()
+  await node.close()
+})
+
+/** Failed upstream reads of chain 1 so far, from the process's own counters. */
+const failedReads = () =>
+  [...renderMetrics().matchAll(/^gas_api_upstream_reads_total\{chain="1",result="(?!ok)[^"]*"\} (\d+)$/gm)].reduce(
+    (n, m) => n + Number(m[1]),
+    0,
+  )
+
+test('behavior: while the node fails, a window in its grace interval is said to be stale', async () => {
+  const chain = { id: 1, name: 'test', rpcUrls: [node.url] }
+  // the cache rules read the clock: only Date is faked, so the network and vi.waitFor run on real time
+  vi.useFakeTimers({ toFake: ['Date'] })
+  const t0 = Date.now()
+  const fresh = await getFeeWindow(chain)
+  expect(fresh.stale).toBe(false)
+
+  node.mode = 'garbage'
+  vi.setSystemTime(t0 + 13_000) // expired, within the grace interval: answered at once, read behind
+  expect((await getFeeWindow(chain)).stale).toBe(false) // nothing has failed yet
+  // once the background read has failed (garbage answers at once), the same window is stale
+  await vi.waitFor(async () => expect((await getFeeWindow(chain)).stale).toBe(true), { timeout: 10_000 })
+  expect(failedReads()).toBe(1)
+
+  vi.setSystemTime(t0 + 13_500) // within the 1 s failure back-off
+  expect((await getFeeWindow(chain)).stale).toBe(true)
+  vi.setSystemTime(t0 + 15_000) // past the back-off, still within the grace interval: read behind again
+  const later = await getFeeWindow(chain)
+  expect(later.stale).toBe(true)
+  expect(later.window.headNumber).toBe(fresh.window.headNumber)
+  await vi.waitFor(() => expect(failedReads()).toBe(2), { timeout: 10_000 })
+
+  node.mode = 'ok'
+  vi.setSystemTime(t0 + 30_000) // past the grace: waits for a read, which now succeeds
+  const recovered = await getFeeWindow(chain)
+  expect(recovered.stale).toBe(false)
+})

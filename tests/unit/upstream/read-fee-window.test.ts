@@ -1,0 +1,241 @@
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { REWARD_PERCENTILES } from '@/lib/core/estimator'
+import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '@/lib/core/errors'
+import { MIN_ANCHOR_DISTANCE, readFeeWindow } from '@/lib/upstream/read-fee-window'
+import { at } from '../../support/at'
+import { startFakeRpc, type FakeMode, type FakeRpc, type FakeShape } from '../../support/fake-rpc'
+import { mainnetFakeChain } from '../../support/mainnet-blocks'
+
+const chain = mainnetFakeChain()
+const servers: FakeRpc[] = []
+afterEach(async () => {
+  vi.useRealTimers()
+  await Promise.all(servers.splice(0).map((s) => s.close()))
+})
+
+/**
+ * Runs `start` under a fake clock (setTimeout and Date only: the network runs on real time) and
+ * reports whether the promise had settled just before `ms` of fake time and right at it.
+ */
+async function settlesAt<T>(ms: number, start: () => Promise<T>): Promise<{ before: boolean; result: T | Error }> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+  let settled = false
+  const p = start()
+    .then(
+      (v) => v,
+      (e: Error) => e,
+    )
+    .finally(() => {
+      settled = true
+    })
+  await vi.advanceTimersByTimeAsync(ms - 1)
+  const before = settled
+  await vi.advanceTimersByTimeAsync(1)
+  return { before, result: await p }
+}
+
+async function fake(mode: FakeMode = 'ok', shape: FakeShape = {}) {
+  const s = await startFakeRpc({ chainId: 1, ...chain, mode, ...shape })
+  servers.push(s)
+  return s
+}
+
+const read = (rpcUrls: string[], extra: Partial<Parameters<typeof readFeeWindow>[0]> = {}) =>
+  readFeeWindow({
+    chainId: 1,
+    rpcUrls,
+    blockCount: 500,
+    rewardPercentiles: REWARD_PERCENTILES,
+    timeoutMs: 2_000,
+    fallbackBlockTimeMs: 9_999,
+    ...extra,
+  })
+
+describe('readFeeWindow', () => {
+  test('default: the window of real mainnet blocks, validated and converted to decimal wei', async () => {
+    const s = await fake()
+    const w = await read([s.url])
+    // the 100 recorded blocks are the newest of the 500 (the fake chain's earlier blocks sit at the gas target)
+    expect(w.oldestBlock).toBe(15_627_432)
+    expect(w.headNumber).toBe(15_627_931)
+    expect(w.baseFeePerGas).toHaveLength(500)
+    expect(w.baseFeePerGas[400]).toBe(String(at(chain.blocks, 0).baseFee))
+    expect(w.nextBaseFeePerGas).toBe(String(chain.nextBaseFee))
+    expect(w.reward[0]).toHaveLength(REWARD_PERCENTILES.length)
+    expect(w.blockIntervalMs).toBe(12_000)
+    expect(w.headTimestamp).toBe(at(chain.blocks, 99).timestamp)
+  })
+
+  test('behavior: a cold read is one round (one JSON-RPC batch, with the finalized block); so is a warm one', async () => {
+    const s = await fake()
+    const first = await read([s.url])
+    expect(s.requests()).toBe(1)
+    expect(s.calls).toEqual(['eth_chainId', 'eth_getBlockByNumber', 'eth_feeHistory', 'eth_getBlockByNumber'])
+    expect(first.intervalAnchor?.number).toBeLessThan(first.headNumber)
+    expect(first.blockIntervalMs).toBe(12_000)
+    await read([s.url], { previous: first })
+    expect(s.requests()).toBe(2)
+    expect(s.calls.slice(4)).toEqual(['eth_getBlockByNumber', 'eth_feeHistory'])
+  })
+
+  test('behavior: a node without the finalized tag costs a cold read one more call', async () => {
+    const s = await fake('no-finalized')
+    const w = await read([s.url])
+    expect(s.requests()).toBe(2)
+    expect(w.intervalAnchor?.number).toBe(w.oldestBlock)
+    expect(w.blockIntervalMs).toBe(12_000)
+  })
+
+  test('behavior: fails over to the next URL and skips the failed one afterwards', async () => {
+    const bad = await fake('garbage')
+    const good = await fake()
+    const w = await read([bad.url, good.url])
+    expect(w.headNumber).toBe(15_627_931)
+    const badRequests = bad.requests()
+    await read([bad.url, good.url])
+    expect(bad.requests()).toBe(badRequests)
+  })
+
+  test.each([
+    ['garbage', UpstreamBadResponseError, /not JSON/],
+    ['wrong-chain', UpstreamBadResponseError, /serves chain 2/],
+    ['bad-feehistory', UpstreamBadResponseError, /malformed/],
+    ['absurd', UpstreamBadResponseError, /malformed/],
+    ['http500', UpstreamBadResponseError, /HTTP 500/],
+    ['wrong-types', UpstreamBadResponseError, /malformed/],
+    ['no-basefee', FeeMarketUnsupportedError, /EIP-1559/],
+  ] as const)('error: %s', async (mode, cls, message) => {
+    const s = await fake(mode)
+    const err = await read([s.url]).catch((e) => e)
+    expect(err).toBeInstanceOf(cls)
+    expect(err.message).toMatch(message)
+    expect(err.message).not.toContain('127.0.0.1')
+    // nor its cause: Next logs a failed revalidation's error with the cause
+    expect(JSON.stringify(err.cause ?? {}) + String(err.cause)).not.toContain('127.0.0.1')
+  })
+
+  test('error: a node that never answers gives UpstreamUnavailableError when the timeout expires', async () => {
+    const s = await fake('hang')
+    const { before, result } = await settlesAt(400, () => read([s.url], { timeoutMs: 400 }))
+    expect(before).toBe(false)
+    expect(result).toBeInstanceOf(UpstreamUnavailableError)
+  })
+
+  test('error: a head that went back more than 64 blocks (a broken node or a deep reorg) is refused', async () => {
+    const s = await fake()
+    const before = await read([s.url])
+    s.mode = 'reorg'
+    const err = await read([s.url], { previous: before }).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamBadResponseError)
+    expect(err.message).toMatch(/went back from 15627931 to 15627861/)
+  })
+
+  test('behavior: a node that sends headers and then stalls cannot hold the read: the next URL answers in time', async () => {
+    const stalled = await fake('stall-body')
+    const good = await fake()
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    const p = read([stalled.url, good.url], { timeoutMs: 2_000 })
+    // the first of two URLs gets half the budget; after it, no more time passes, so the answer can
+    // only come from the second URL within the rest
+    await vi.waitFor(() => expect(stalled.requests()).toBe(1))
+    await vi.advanceTimersByTimeAsync(1_000)
+    const w = await p
+    expect(w.headNumber).toBe(15_627_931)
+    expect(good.requests()).toBe(1)
+  })
+
+  test('error: a stalled body alone ends as UpstreamUnavailableError when the timeout expires', async () => {
+    const stalled = await fake('stall-body')
+    const { before, result } = await settlesAt(600, () => read([stalled.url], { timeoutMs: 600 }))
+    expect(before).toBe(false)
+    expect(result).toBeInstanceOf(UpstreamUnavailableError)
+  })
+
+  test("error: a provider's rate limit (JSON-RPC -32005) is unavailability (503), not garbage (502)", async () => {
+    const s = await fake('rate-limited')
+    const err = await read([s.url]).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamUnavailableError)
+    expect(err.message).toMatch(/-32005/)
+  })
+
+  test('behavior: one node without baseFeePerGas does not condemn the chain when another URL has it', async () => {
+    const odd = await fake('no-basefee')
+    const good = await fake()
+    const w = await read([odd.url, good.url])
+    expect(w.headNumber).toBe(15_627_931)
+  })
+
+  test('error: nothing listening gives UpstreamUnavailableError', async () => {
+    const err = await read(['http://127.0.0.1:9']).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamUnavailableError)
+  })
+
+  test('behavior: a provider that caps eth_feeHistory at 100 blocks is paged: the whole 500-block window, in one more batch', async () => {
+    const whole = await read([(await fake()).url])
+    const capped = await fake('ok', { feeHistoryCap: 100 })
+    const w = await read([capped.url])
+    expect(capped.requests()).toBe(2)
+    expect(w.oldestBlock).toBe(whole.oldestBlock)
+    expect(w.baseFeePerGas).toEqual(whole.baseFeePerGas)
+    expect(w.gasUsedRatio).toEqual(whole.gasUsedRatio)
+    expect(w.reward).toEqual(whole.reward)
+    expect(w.nextBaseFeePerGas).toBe(whole.nextBaseFeePerGas)
+  })
+
+  test('error: a node that serves 100 blocks and no older ones is refused, never served as the 500-block history', async () => {
+    const err = await read([(await fake('short-history')).url]).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamBadResponseError)
+    expect(err.message).toMatch(/served 100 of the 500 blocks/)
+  })
+
+  test('behavior: a young chain with fewer blocks than the window is served as it is', async () => {
+    const young = mainnetFakeChain().blocks.map((b, i) => ({ ...b, number: i }))
+    const s = await startFakeRpc({ chainId: 1, blocks: young, nextBaseFee: chain.nextBaseFee })
+    servers.push(s)
+    const w = await read([s.url])
+    expect(w.oldestBlock).toBe(0)
+    expect(w.baseFeePerGas).toHaveLength(100)
+  })
+
+  test.each(['[]', 'null'] as const)(
+    'behavior: empty blocks whose reward rows come back as %s count as blocks without tips',
+    async (emptyRewards) => {
+      const blocks = chain.blocks.map((b, i) => (i % 10 === 0 ? { ...b, gasUsedRatio: 0, tips: [] } : b))
+      const s = await startFakeRpc({ chainId: 1, blocks, nextBaseFee: chain.nextBaseFee, emptyRewards })
+      servers.push(s)
+      const w = await read([s.url])
+      const rows = w.reward.slice(400)
+      const withoutTips = blocks.filter((b) => b.tips.length === 0).length
+      expect(withoutTips).toBeGreaterThanOrEqual(10)
+      expect(rows.filter((r) => r.length === 0)).toHaveLength(withoutTips)
+      expect(rows.filter((r) => r.length === REWARD_PERCENTILES.length)).toHaveLength(100 - withoutTips)
+    },
+  )
+
+  test("error: a next base fee outside the protocol bound of the last one (a node's 1000× base fee) is refused", async () => {
+    const s = await startFakeRpc({ chainId: 1, ...chain, nextBaseFee: chain.nextBaseFee * 1000n })
+    servers.push(s)
+    const bounds = { risePpm: 125_000n, fallPpm: 125_000n }
+    const err = await read([s.url], { baseFeeBounds: bounds }).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamBadResponseError)
+    expect(err.message).toMatch(/block 15627932 .* outside the chain's protocol bound of \+12\.5% \/ −12\.5%/)
+    // the real blocks themselves are within it
+    expect((await read([(await fake()).url], { baseFeeBounds: bounds })).headNumber).toBe(15_627_931)
+  })
+
+  test('error: blocks that changed since the last read, deeper than a reorg reaches, are refused', async () => {
+    const s = await fake()
+    const before = await read([s.url])
+    s.mode = 'doubled'
+    const err = await read([s.url], { previous: before }).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamBadResponseError)
+    expect(err.message).toMatch(/changed since the last read/)
+  })
+
+  test('behavior: a finalized block 2 blocks back (BSC) does not measure the interval: a block at least 64 back does', async () => {
+    const s = await fake('ok', { finalizedDepth: 2 })
+    const w = await read([s.url])
+    expect(w.headNumber - (w.intervalAnchor?.number ?? w.headNumber)).toBeGreaterThanOrEqual(MIN_ANCHOR_DISTANCE)
+    expect(w.blockIntervalMs).toBe(12_000)
+  })
+})
