@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { ChainFeePolicyOverride } from './core/chain-policy'
+import { processSingleton } from './core/process-singleton'
 
 /**
  * The one place that reads process.env. Values are parsed on first use (never at import time),
@@ -149,10 +150,11 @@ export class ConfigError extends Error {
 
 type EnvSource = Record<string, string | undefined>
 
-let cached: { source: EnvSource; env: ServerEnv } | undefined
+const memo = processSingleton('server-env', () => ({ current: undefined as { source: EnvSource; env: ServerEnv } | undefined }))
 
 /** The validated server environment (memoised per process.env object). */
 export function getServerEnv(source: EnvSource = process.env): ServerEnv {
+  const cached = memo.current
   if (cached?.source === source) return cached.env
   const rpcUrls: Record<string, string> = {}
   for (const [name, value] of Object.entries(source)) {
@@ -177,7 +179,7 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     const where = result.error.issues.map((i) => (i.path[0] === 'rpcUrls' ? `RPC_URL_${String(i.path[1])}` : String(i.path[0])))
     throw new ConfigError(`Invalid configuration in ${[...new Set(where)].join(', ')}`)
   }
-  cached = { source, env: result.data }
+  memo.current = { source, env: result.data }
   return result.data
 }
 

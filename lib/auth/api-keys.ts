@@ -1,4 +1,5 @@
 import { hexToBytes, sha256, timingSafeEqual } from './constant-time'
+import { processSingleton } from '../core/process-singleton'
 
 /** One configured credential, kept only as SHA-256 digests. */
 export type ApiKeyEntry = { key: string; keyDigest: Uint8Array; secretDigest: Uint8Array }
@@ -54,10 +55,10 @@ export async function verifyApiKey(entries: readonly ApiKeyEntry[], key: string,
   return found
 }
 
-let cache: { setting: string; entries: Promise<ApiKeyEntry[]> } | undefined
+const memo = processSingleton('api-keys', () => ({ current: undefined as { setting: string; entries: Promise<ApiKeyEntry[]> } | undefined }))
 
 /** parseApiKeys, memoised on the setting's text. */
 export function loadApiKeys(setting: string): Promise<ApiKeyEntry[]> {
-  if (cache?.setting !== setting) cache = { setting, entries: parseApiKeys(setting) }
-  return cache.entries
+  if (memo.current?.setting !== setting) memo.current = { setting, entries: parseApiKeys(setting) }
+  return memo.current.entries
 }

@@ -1,5 +1,6 @@
 import { ApiKeysConfigError, loadApiKeys, verifyApiKey } from './api-keys'
 import { parseBasicAuth } from './basic-auth'
+import { processSingleton } from '../core/process-singleton'
 
 export type AuthResult =
   { ok: true; key: string } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'unconfigured' | 'misconfigured' }
@@ -10,11 +11,12 @@ export type AuthResult =
  * secret itself. Bounded: cleared when it reaches MAX_REMEMBERED.
  */
 const MAX_REMEMBERED = 1_000
-let remembered: { setting: string; keys: Map<string, string> } = { setting: '', keys: new Map() }
+const state = processSingleton('authenticated-headers', () => ({ remembered: { setting: '', keys: new Map<string, string>() } }))
 
 /** Authenticates an Authorization header against the API_KEYS setting. Edge-safe. */
 export async function authenticate(header: string | null, apiKeysSetting: string): Promise<AuthResult> {
-  if (remembered.setting !== apiKeysSetting) remembered = { setting: apiKeysSetting, keys: new Map() }
+  if (state.remembered.setting !== apiKeysSetting) state.remembered = { setting: apiKeysSetting, keys: new Map() }
+  const { remembered } = state
   const known = header ? remembered.keys.get(header) : undefined
   if (known !== undefined) return { ok: true, key: known }
   let entries

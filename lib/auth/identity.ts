@@ -1,4 +1,5 @@
 import { timingSafeEqual } from './constant-time'
+import { processSingleton } from '../core/process-singleton'
 
 /**
  * The verified caller, as the middleware forwards it to the handlers: `<key name>.<HMAC>`. The HMAC
@@ -9,7 +10,7 @@ import { timingSafeEqual } from './constant-time'
 export const IDENTITY_HEADER = 'x-gas-api-identity'
 
 const encoder = new TextEncoder()
-const keys = new Map<string, Promise<CryptoKey>>()
+const keys = processSingleton('identity-keys', () => new Map<string, Promise<CryptoKey>>())
 
 function hmacKey(apiKeysSetting: string): Promise<CryptoKey> {
   let key = keys.get(apiKeysSetting)

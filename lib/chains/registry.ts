@@ -2,6 +2,7 @@ import type { Chain } from 'viem'
 import * as viemChains from 'viem/chains'
 import { getServerEnv, type ServerEnv } from '../env'
 import { chainFeePolicy, type ChainFeePolicy } from '../core/chain-policy'
+import { processSingleton } from '../core/process-singleton'
 
 /** A chain the service answers for. */
 export type ChainConfig = {
@@ -26,18 +27,16 @@ export function feePolicyOf(chain: Pick<ChainConfig, 'id' | 'feePolicy'>): Chain
  */
 export const DEFAULT_PUBLIC_CHAIN_IDS = [1, 10, 56, 137, 8453, 42161, 43114, 59144, 11155111] as const
 
-let byId: Map<number, Chain> | undefined
-
 /** Every chain viem knows, by id (the first definition wins, e.g. 31337 is "Anvil"). */
 function knownChains(): Map<number, Chain> {
-  if (!byId) {
-    byId = new Map()
+  return processSingleton('viem-chains', () => {
+    const byId = new Map<number, Chain>()
     const preferred = [viemChains.anvil]
     for (const chain of [...preferred, ...Object.values(viemChains)] as Chain[]) {
       if (chain && typeof chain.id === 'number' && !byId.has(chain.id)) byId.set(chain.id, chain)
     }
-  }
-  return byId
+    return byId
+  })
 }
 
 /** The supported chains for an environment: RPC_URL_<id> variables, plus the default public set when enabled. */
@@ -66,13 +65,13 @@ export function buildChainRegistry(
   return new Map([...chains].sort(([a], [b]) => a - b))
 }
 
-let registry: { key: object; chains: Map<number, ChainConfig> } | undefined
+const memo = processSingleton('chain-registry', () => ({ current: undefined as { key: object; chains: Map<number, ChainConfig> } | undefined }))
 
 /** The supported chains of this process's environment (memoised). */
 export function getChains(): Map<number, ChainConfig> {
   const env = getServerEnv()
-  if (registry?.key !== env) registry = { key: env, chains: buildChainRegistry(env) }
-  return registry.chains
+  if (memo.current?.key !== env) memo.current = { key: env, chains: buildChainRegistry(env) }
+  return memo.current.chains
 }
 
 export function getChain(chainId: number): ChainConfig | undefined {

@@ -1,4 +1,5 @@
 import { unstable_cache } from 'next/cache'
+import { after } from 'next/server'
 import { feePolicyOf, type ChainConfig } from '../chains/registry'
 import { getServerEnv } from '../env'
 import { MAX_CACHE_PERIOD_MS, MIN_CACHE_PERIOD_MS, REWARD_PERCENTILES } from '../core/estimator'
@@ -10,16 +11,13 @@ import { sharedStoreConfigured } from '../store/client'
 import { getSharedWindow, lockChainRead, putSharedWindow, unlockChainRead } from '../store/store'
 import { withDeadline } from '../core/deadline'
 import { readFeeWindow } from '../upstream/read-fee-window'
+import { backoffMs, decide } from './rules'
 import { readThroughSharedStore, type SharedWindowStore } from './shared-read'
 
 /** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
 export const HISTORY_BLOCKS = 500
 /** Bump when FeeWindow's shape changes, so old Data Cache entries are not read. */
 const CACHE_VERSION = 'fee-window-v3'
-/** After a failed read, requests get the stale window (or the error) without retrying for this long. */
-const FAILURE_BACKOFF_MS = 1_000
-/** A chain found to have no EIP-1559 fee market is not asked again for this long. */
-const UNSUPPORTED_BACKOFF_MS = 300_000
 /** Cache freshness bounds: about one block interval, but not below 1 s (unstable_cache's unit) or above 60 s. */
 const MIN_TTL_MS = MIN_CACHE_PERIOD_MS
 const MAX_TTL_MS = MAX_CACHE_PERIOD_MS
@@ -31,7 +29,7 @@ type ChainState = {
   chain: ChainConfig
   window?: FeeWindow
   inflight?: Promise<FeeWindow>
-  /** A background refresh started during the grace interval. */
+  /** A read started behind an answer is under way. */
   refreshing?: boolean
   failure?: { error: Error; until: number }
 }
@@ -120,7 +118,7 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
   return st.inflight
 }
 
-const readers = new Map<number, (chainId: number) => Promise<FeeWindow>>()
+const readers = processSingleton('fee-window-readers', () => new Map<number, (chainId: number) => Promise<FeeWindow>>())
 
 /** unstable_cache around the loader, one wrapper per revalidate period (seconds). */
 function cachedReader(revalidateSeconds: number) {
@@ -152,53 +150,55 @@ function served(st: ChainState, window: FeeWindow, stale: boolean): CachedFeeWin
 }
 
 /**
- * The last good window marked stale, while it is younger than MAX_STALE_SECONDS; else the error.
- * (A chain that once served a window is not declared non-EIP-1559 by one odd answer.)
+ * Runs a read behind the answer. Inside a request, Next's after() keeps the function alive until it
+ * settles (on Vercel a detached promise need not run to completion); outside one (tests, scripts),
+ * the read simply runs.
  */
-function staleOrThrow(st: ChainState, error: Error): CachedFeeWindow {
-  const maxStaleMs = getServerEnv().MAX_STALE_SECONDS * 1000
-  if (st.window && Date.now() - st.window.fetchedAt <= maxStaleMs) {
-    return served(st, st.window, true)
+function behind(task: Promise<unknown>): void {
+  try {
+    after(task)
+  } catch {
+    void task
   }
-  throw error
 }
 
 /**
- * A chain's fee window, at most about two block intervals old (one interval fresh, then served
- * for one more while the next read runs). Never waits longer than RPC_TIMEOUT_MS for the upstream;
- * on failure serves the last good window marked stale (up to MAX_STALE_SECONDS old) or throws
- * UpstreamUnavailableError / UpstreamBadResponseError.
+ * A chain's fee window, by the feed's rules (lib/feed/rules.ts): fresh for one block interval; then
+ * served at once while the next read runs behind it, marked stale when that read is late or failing,
+ * up to MAX_STALE_SECONDS old; with no window that young, a request waits for a read (never longer
+ * than RPC_TIMEOUT_MS) and gets UpstreamUnavailableError / UpstreamBadResponseError if it fails.
  */
 export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow> {
   const st = stateOf(chain)
   const started = Date.now()
-  if (st.window && isFresh(st, st.window, started)) {
-    count('gas_api_cache_total', { chain: chain.id, outcome: 'hit' })
-    return served(st, st.window, false)
-  }
-  if (st.failure && started < st.failure.until) {
-    count('gas_api_cache_total', { chain: chain.id, outcome: 'failing' })
-    return staleOrThrow(st, st.failure.error)
-  }
-  // Within one more interval, answer with the window we have and refresh behind it, so no request
-  // queues behind the upstream read at each new block; past that, wait for the read.
-  const age = st.window ? started - st.window.fetchedAt : Number.POSITIVE_INFINITY
-  if (st.window && age < 2 * ttlMs(chain, st.window) && age <= getServerEnv().MAX_STALE_SECONDS * 1000) {
-    count('gas_api_cache_total', { chain: chain.id, outcome: 'grace' })
-    if (!st.refreshing) {
-      st.refreshing = true
-      void refresh(st, chain, started)
-        .catch(() => {})
-        .finally(() => {
-          st.refreshing = false
-        })
+  const rules = { ttlMs: ttlMs(chain, st.window), maxStaleMs: getServerEnv().MAX_STALE_SECONDS * 1000 }
+  const decision = decide({ fetchedAt: st.window?.fetchedAt, failure: st.failure, reading: st.refreshing === true }, started, rules)
+  switch (decision.kind) {
+    case 'hit':
+      count('gas_api_cache_total', { chain: chain.id, outcome: 'hit' })
+      return served(st, st.window!, false)
+    case 'serve': {
+      count('gas_api_cache_total', { chain: chain.id, outcome: 'grace' })
+      const window = st.window!
+      if (decision.read) {
+        st.refreshing = true
+        behind(
+          refresh(st, chain, started)
+            .catch(() => {})
+            .finally(() => {
+              st.refreshing = false
+            }),
+        )
+      }
+      return served(st, window, decision.stale)
     }
-    // a read that failed since this window was fetched (st.failure is cleared by the next good
-    // read) makes it stale: never present data as current while the node is failing
-    return served(st, st.window, st.failure !== undefined)
+    case 'failing':
+      count('gas_api_cache_total', { chain: chain.id, outcome: 'failing' })
+      throw st.failure!.error
+    case 'wait':
+      count('gas_api_cache_total', { chain: chain.id, outcome: 'miss' })
+      return refresh(st, chain, started)
   }
-  count('gas_api_cache_total', { chain: chain.id, outcome: 'miss' })
-  return refresh(st, chain, started)
 }
 
 /** Per chain: the head block (number, unix seconds) and the read time (ms since the epoch) of the window this process holds. */
@@ -224,8 +224,10 @@ async function refresh(st: ChainState, chain: ChainConfig, started: number): Pro
     return served(st, window, false)
   } catch (err) {
     const error = err instanceof Error ? err : new UpstreamUnavailableError('The upstream read failed.')
-    const backoff = error instanceof FeeMarketUnsupportedError && !st.window ? UNSUPPORTED_BACKOFF_MS : FAILURE_BACKOFF_MS
-    st.failure = { error, until: Date.now() + backoff }
-    return staleOrThrow(st, error)
+    st.failure = { error, until: Date.now() + backoffMs(error instanceof FeeMarketUnsupportedError, st.window !== undefined) }
+    // a chain that once served a window is not declared non-EIP-1559 by one odd answer: the last good
+    // window, marked stale, while it is young enough
+    if (st.window && Date.now() - st.window.fetchedAt <= getServerEnv().MAX_STALE_SECONDS * 1000) return served(st, st.window, true)
+    throw error
   }
 }

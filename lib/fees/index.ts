@@ -8,6 +8,7 @@ import { UnsupportedChainError } from '../core/errors'
 import type { ChainFeePolicy } from '../core/chain-policy'
 import { buildFeeReport, type FeeReport } from '../core/report'
 import type { FeeWindow } from '../core/types'
+import { processSingleton } from '../core/process-singleton'
 
 export type { FeeReport } from '../core/report'
 /** Per chain, the window this process holds (for /metrics). */
@@ -32,7 +33,7 @@ export type ReportMeta = {
 /** An endpoint's name: the key of its body in a FeeReport. */
 export type Endpoint = keyof FeeReport
 
-const reports = new WeakMap<FeeWindow, Record<Endpoint, string>>()
+const reports = processSingleton('report-bodies', () => new WeakMap<FeeWindow, Record<Endpoint, string>>())
 
 /** Each endpoint's body for a window, computed and serialised once however many requests read it. */
 function bodiesFor(window: FeeWindow, policy: ChainFeePolicy): Record<Endpoint, string> {

@@ -1,6 +1,7 @@
 import { createClient, http, type Client } from 'viem'
+import { processSingleton } from '../core/process-singleton'
 
-const clients = new Map<string, Client>()
+const clients = processSingleton('rpc-clients', () => new Map<string, Client>())
 
 /**
  * A viem client for one RPC URL. `batch: true` sends the calls made in one tick as one JSON-RPC

@@ -20,6 +20,7 @@ export type FakeMode =
   | 'rate-limited' // answers every call with JSON-RPC error -32005 (limit exceeded)
   | 'short-history' // eth_feeHistory serves only the newest 100 blocks, for 'latest' or any older newest block
   | 'doubled' // every base fee doubled: a consistent chain, but not the one it served before
+  | 'slow' // answers correctly, after 1 s
 
 export type FakeRpc = {
   url: string
@@ -170,6 +171,7 @@ export async function startFakeRpc(
     let body = ''
     for await (const chunk of req) body += chunk
     if (state.mode === 'hang') return
+    if (state.mode === 'slow') await new Promise((r) => setTimeout(r, 1_000))
     if (state.mode === 'stall-body') {
       res.writeHead(200, { 'content-type': 'application/json' })
       res.write('[')

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, expect, test, vi } from 'vitest'
+import { startFakeRpc, type FakeRpc } from '../../support/fake-rpc'
+import { mainnetFakeChain } from '../../support/mainnet-blocks'
+
+process.env.MAX_HEAD_AGE_SECONDS = '0'
+// unstable_cache as it behaves once an entry exists: the stored entry at once, a revalidation behind
+// it (stale-while-revalidate), whose result the next call gets
+vi.mock('next/cache', () => ({
+  unstable_cache: <A extends unknown[], T>(fn: (...args: A) => Promise<T>) => {
+    let entry: T | undefined
+    let revalidating: Promise<void> | undefined
+    return async (...args: A): Promise<T> => {
+      if (entry === undefined) return (entry = await fn(...args))
+      revalidating ??= fn(...args)
+        .then((v) => {
+          entry = v
+        })
+        .catch(() => {})
+        .finally(() => {
+          revalidating = undefined
+        })
+      return entry
+    }
+  },
+}))
+const { getFeeWindow } = await import('@/lib/feed/fee-window')
+
+let node: FakeRpc
+beforeAll(async () => {
+  node = await startFakeRpc({ chainId: 1, ...mainnetFakeChain(12) })
+})
+afterAll(async () => {
+  vi.useRealTimers()
+  await node.close()
+})
+
+test(
+  "behavior: the cache's stale-while-revalidate never keeps an old window in service: a read brings current data",
+  { timeout: 30_000 },
+  async () => {
+    const chain = { id: 1, name: 'test', rpcUrls: [node.url] }
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const t0 = Date.now()
+    const first = await getFeeWindow(chain)
+    expect(first.window.fetchedAt).toBe(t0)
+    // past its freshness: the cache answers its stored (old) entry; the feed does not take that as new
+    // data, reads behind the answer, and serves the new window once it is in
+    vi.setSystemTime(t0 + 13_000)
+    expect((await getFeeWindow(chain)).window.fetchedAt).toBe(t0)
+    // (vi.waitFor moves the fake clock on by its polling interval)
+    await vi.waitFor(async () => expect((await getFeeWindow(chain)).window.fetchedAt).toBeGreaterThanOrEqual(t0 + 13_000), {
+      timeout: 10_000,
+    })
+    // much later (past two intervals, within MAX_STALE_SECONDS) the same: never the cache's stale entry as current
+    vi.setSystemTime(t0 + 40_000)
+    const late = await getFeeWindow(chain)
+    expect(late.window.fetchedAt).toBeLessThan(t0 + 40_000)
+    expect(late.stale).toBe(true)
+    await vi.waitFor(
+      async () => {
+        const now = await getFeeWindow(chain)
+        expect(now.window.fetchedAt).toBeGreaterThanOrEqual(t0 + 40_000)
+        expect(now.stale).toBe(false)
+      },
+      { timeout: 10_000 },
+    )
+  },
+)
