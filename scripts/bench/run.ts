@@ -36,6 +36,7 @@ export type BenchReport = {
 }
 
 const ENDPOINTS = ['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory']
+const SLOW = 'suggestedGasFees, provider answering in 3 s'
 
 /**
  * The benchmark: an anvil devnet (seeded with traffic, producing a block every 2 s) behind a counting proxy, `next start`
@@ -102,7 +103,11 @@ export async function runBench(opts: {
       floor,
       ['next constant, static route', `${service.url}/bench-floor`],
       ...ENDPOINTS.map((e): [string, string] => [e, `${service.url}/networks/31337/${e}`]),
+      // the same answer from a chain whose provider takes 3 s per answer: once the chain has a
+      // window, no request waits for the read (answers are marked stale while it is late)
+      [SLOW, `${service.url}/networks/31338/suggestedGasFees`],
     ]
+    coldProxy.delayMs = 3_000
     const rows: BenchRow[] = []
     const FLOOR = floor[0]
     for (const connections of opts.connections) {

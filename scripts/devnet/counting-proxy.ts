@@ -5,6 +5,8 @@ export type CountingProxy = {
   /** JSON-RPC calls forwarded, by method; '<http>' counts HTTP requests (a batch is one). */
   counts(): Record<string, number>
   reset(): void
+  /** Holds every answer this long before forwarding it, ms (a slow provider); 0 by default. */
+  delayMs: number
   close(): Promise<void>
 }
 
@@ -15,6 +17,7 @@ export type CountingProxy = {
  */
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
   let counts: Record<string, number> = {}
+  const options = { delayMs: 0 }
   const server: Server = createServer(async (req, res) => {
     if (req.method === 'GET' && req.url === '/__counts') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counts))
@@ -37,6 +40,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     } catch {
       counts['<invalid>'] = (counts['<invalid>'] ?? 0) + 1
     }
+    if (options.delayMs > 0) await new Promise((r) => setTimeout(r, options.delayMs))
     try {
       const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
       res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
@@ -52,6 +56,12 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     counts: () => ({ ...counts }),
     reset: () => {
       counts = {}
+    },
+    get delayMs() {
+      return options.delayMs
+    },
+    set delayMs(ms: number) {
+      options.delayMs = ms
     },
     close: async () => {
       server.closeAllConnections()
