@@ -55,7 +55,9 @@ export async function verifyApiKey(entries: readonly ApiKeyEntry[], key: string,
   return found
 }
 
-const memo = processSingleton('api-keys', () => ({ current: undefined as { setting: string; entries: Promise<ApiKeyEntry[]> } | undefined }))
+const memo = processSingleton('api-keys', () => ({
+  current: undefined as { setting: string; entries: Promise<ApiKeyEntry[]> } | undefined,
+}))
 
 /** parseApiKeys, memoised on the setting's text. */
 export function loadApiKeys(setting: string): Promise<ApiKeyEntry[]> {

@@ -65,7 +65,9 @@ export function buildChainRegistry(
   return new Map([...chains].sort(([a], [b]) => a - b))
 }
 
-const memo = processSingleton('chain-registry', () => ({ current: undefined as { key: object; chains: Map<number, ChainConfig> } | undefined }))
+const memo = processSingleton('chain-registry', () => ({
+  current: undefined as { key: object; chains: Map<number, ChainConfig> } | undefined,
+}))
 
 /** The supported chains of this process's environment (memoised). */
 export function getChains(): Map<number, ChainConfig> {

@@ -45,6 +45,13 @@ const EIP1559: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'maxBaseFeeFallPpm' | 
   enforceBaseFeeBounds: true,
 }
 
+/** EIP-1559's bounds planned for headroom on a chain whose base fee is not set that way: never enforced. */
+const ASSUMED_EIP1559: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'maxBaseFeeFallPpm' | 'enforceBaseFeeBounds'> = {
+  maxBaseFeeRisePpm: PPM / 8n,
+  maxBaseFeeFallPpm: PPM / 8n,
+  enforceBaseFeeBounds: false,
+}
+
 /** Ten minutes of recent blocks for the tips: long enough for stable quantiles, short enough to follow the market. */
 const TIP_WINDOW_MS = 10 * 60_000
 
@@ -106,9 +113,7 @@ const bsc: ChainFeePolicy = {
   minSuggestedPriorityFeeWei: 100_000_000n,
   ignoresTips: false,
   // a zero base fee never rises; if it ever did, plan EIP-1559's rise, never refuse data
-  maxBaseFeeRisePpm: PPM / 8n,
-  maxBaseFeeFallPpm: PPM / 8n,
-  enforceBaseFeeBounds: false,
+  ...ASSUMED_EIP1559,
   tipWindowMs: TIP_WINDOW_MS,
 }
 
@@ -122,9 +127,7 @@ const arbitrum: ChainFeePolicy = {
   // the L2 base fee (floor 0.02 gwei since ArbOS 51, January 2026) grows with the gas backlog over a
   // per-second target (nitro arbos/l2pricing/model.go), not per block: plan Ethereum's rise per block,
   // never refuse data
-  maxBaseFeeRisePpm: PPM / 8n,
-  maxBaseFeeFallPpm: PPM / 8n,
-  enforceBaseFeeBounds: false,
+  ...ASSUMED_EIP1559,
   tipWindowMs: TIP_WINDOW_MS,
 }
 
@@ -136,9 +139,7 @@ const linea: ChainFeePolicy = {
   // docs.linea.build, "Gas": "the base fee effectively stabilizes at 7 wei"; the sequencer applies a
   // minimum gas price whose value we found no source for, so the tips come from the blocks alone.
   // Plan Ethereum's rise, never refuse data
-  maxBaseFeeRisePpm: PPM / 8n,
-  maxBaseFeeFallPpm: PPM / 8n,
-  enforceBaseFeeBounds: false,
+  ...ASSUMED_EIP1559,
   tipWindowMs: TIP_WINDOW_MS,
 }
 
@@ -149,9 +150,7 @@ const avalanche: ChainFeePolicy = {
   ignoresTips: false,
   // ACP-176 (Fortuna, 2025-04-08): an excess-gas exponential price with a 1 wei minimum, whose
   // "maximum instantaneous price multiplier" per block is ≃ 1.12: plan Ethereum's 1/8, never refuse data
-  maxBaseFeeRisePpm: PPM / 8n,
-  maxBaseFeeFallPpm: PPM / 8n,
-  enforceBaseFeeBounds: false,
+  ...ASSUMED_EIP1559,
   tipWindowMs: TIP_WINDOW_MS,
 }
 

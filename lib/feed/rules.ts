@@ -31,11 +31,7 @@ export type FeedRules = {
  *   failure is the answer.
  * - `wait`: no window young enough to serve: the request waits for a read (at most RPC_TIMEOUT_MS).
  */
-export type Decision =
-  | { kind: 'hit' }
-  | { kind: 'serve'; stale: boolean; read: boolean }
-  | { kind: 'failing' }
-  | { kind: 'wait' }
+export type Decision = { kind: 'hit' } | { kind: 'serve'; stale: boolean; read: boolean } | { kind: 'failing' } | { kind: 'wait' }
 
 export function decide(state: FeedState, now: number, rules: FeedRules): Decision {
   const age = state.fetchedAt === undefined ? Number.POSITIVE_INFINITY : now - state.fetchedAt

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { api, ctx, eventually } from './helpers'
+import { api, ctx, eventually, staleAnswer } from './helpers'
 
 describe('a real anvil paused with SIGSTOP', () => {
   test('behavior: answers within the timeout with stale data, then recovers by itself after SIGCONT', async () => {
@@ -14,15 +14,7 @@ describe('a real anvil paused with SIGSTOP', () => {
       // while the node stays frozen, every answer comes (a read that waited for the node would never
       // end): fresh data first, then, once the window's freshness and grace have passed and a read
       // has timed out (RPC_TIMEOUT_MS), the last window marked stale
-      stale = await eventually(
-        async () => {
-          const res = await api(path)
-          expect(res.status).toBe(200)
-          return res.headers.get('x-data-stale') === 'true' ? res : undefined
-        },
-        'a stale answer while the node is frozen',
-        20 * rpcTimeoutMs,
-      )
+      stale = await staleAnswer(path, 'a stale answer while the node is frozen', 20 * rpcTimeoutMs)
     } finally {
       process.kill(freezablePid, 'SIGCONT')
     }

@@ -103,3 +103,19 @@ export async function proxyCounts(proxy: string): Promise<Record<string, number>
 export async function resetProxy(proxy: string) {
   await fetch(`${proxy}/__reset`, { method: 'POST' })
 }
+
+/**
+ * Requests `path` until an answer is marked stale; every answer on the way must be a 200 (the last
+ * window is served, never an error, while the node fails). Fails after `timeoutMs`.
+ */
+export function staleAnswer(path: string, what: string, timeoutMs: number) {
+  return eventually(
+    async () => {
+      const res = await api(path)
+      if (res.status !== 200) throw new Error(`${path} answered ${res.status} while waiting for ${what}`)
+      return res.headers.get('x-data-stale') === 'true' ? res : undefined
+    },
+    what,
+    timeoutMs,
+  )
+}

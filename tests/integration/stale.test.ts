@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { api, ctx, eventually } from './helpers'
+import { api, ctx, eventually, staleAnswer } from './helpers'
 
 const setMode = (mode: string) => fetch(`${ctx().flakyNode}/__mode/${mode}`, { method: 'POST' })
 
@@ -16,15 +16,7 @@ describe('upstream failure after data was cached', () => {
     // timed out, every answer is the last window, marked stale (a request that waited for the node
     // would never end: any answer comes from the service's own deadline)
     await setMode('hang')
-    const stale = await eventually(
-      async () => {
-        const res = await api(path)
-        expect(res.status).toBe(200)
-        return res.headers.get('x-data-stale') === 'true' ? res : undefined
-      },
-      'a stale answer',
-      20 * rpcTimeoutMs,
-    )
+    const stale = await staleAnswer(path, 'a stale answer', 20 * rpcTimeoutMs)
     expect(stale.headers.get('cache-control')).toBe('no-store')
     expect(stale.headers.get('warning')).toMatch(/^110 /)
     expect(stale.headers.get('x-block-number')).toBe(fresh.headers.get('x-block-number'))
