@@ -23,8 +23,8 @@ export type FeedRules = {
 
 /**
  * - `hit`: the window is fresh: serve it.
- * - `serve`: a window young enough to serve: serve it at once, `stale` when it is more than one
- *   interval past its freshness (the next read is late) or a read failed since it was fetched; start a
+ * - `serve`: a window young enough to serve: serve it at once, `stale` when it is STALE_PERIODS cache
+ *   periods old (the next read is late) or a read failed since it was fetched; start a
  *   read behind the answer when `read` (none is running and no failure back-off holds). Once a chain
  *   has a window, no request waits for the upstream.
  * - `failing`: within the back-off after a failed read, with no window young enough to serve: the
@@ -33,12 +33,19 @@ export type FeedRules = {
  */
 export type Decision = { kind: 'hit' } | { kind: 'serve'; stale: boolean; read: boolean } | { kind: 'failing' } | { kind: 'wait' }
 
+/**
+ * An answer is current while it is younger than three cache periods: the max fee's headroom covers an
+ * answer that old (lib/core/estimator.ts answerAgeBlocks), and a read under way that brings the
+ * next window within that time is not late. Past it, or once a read has failed, it is stale.
+ */
+export const STALE_PERIODS = 3
+
 export function decide(state: FeedState, now: number, rules: FeedRules): Decision {
   const age = state.fetchedAt === undefined ? Number.POSITIVE_INFINITY : now - state.fetchedAt
   const backingOff = state.failure !== undefined && now < state.failure.until
   if (age < rules.ttlMs) return { kind: 'hit' }
   if (age <= rules.maxStaleMs) {
-    return { kind: 'serve', stale: age >= 2 * rules.ttlMs || state.failure !== undefined, read: !state.reading && !backingOff }
+    return { kind: 'serve', stale: age >= STALE_PERIODS * rules.ttlMs || state.failure !== undefined, read: !state.reading && !backingOff }
   }
   return backingOff ? { kind: 'failing' } : { kind: 'wait' }
 }

@@ -16,7 +16,13 @@ describe('decide', () => {
       T + 12_000,
       { kind: 'serve', stale: false, read: false },
     ],
-    ['one more interval late: served, marked stale', state({ reading: true }), T + 24_000, { kind: 'serve', stale: true, read: false }],
+    [
+      'two intervals late, the read still under way: current (the cap covers an answer three periods old)',
+      state({ reading: true }),
+      T + 35_999,
+      { kind: 'serve', stale: false, read: false },
+    ],
+    ['three periods old: served, marked stale', state({ reading: true }), T + 36_000, { kind: 'serve', stale: true, read: false }],
     [
       'a read failed since: stale, and no read within the back-off',
       state({ failure: { until: T + 13_000 } }),
