@@ -33,7 +33,8 @@ if (needShared.length > 0 && !process.env.GAS_API_SHARED_DATA_NOTICE) {
 }
 
 export default defineConfig({
-  resolve: { alias: { '@': root } },
+  // 'server-only' throws outside React's server condition: the tests import server modules directly
+  resolve: { alias: { '@': root, 'server-only': join(root, 'tests/support/server-only.ts') } },
   test: {
     projects: [
       {

@@ -1,3 +1,4 @@
+import 'server-only'
 import { unstable_cache } from 'next/cache'
 import { after } from 'next/server'
 import { feePolicyOf, type ChainConfig } from '../chains/registry'

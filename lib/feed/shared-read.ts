@@ -1,3 +1,4 @@
+import 'server-only'
 import type { FeeWindow } from '../core/types'
 import { UNAVAILABLE, type Unavailable } from '../core/unavailable'
 

@@ -1,3 +1,4 @@
+import 'server-only'
 /**
  * The service's public API: fee reports for a chain, read through the cache. Everything else in
  * lib/fees is pure; this file is the one that composes the cache with the math.

@@ -1,3 +1,4 @@
+import 'server-only'
 import { cachedWindows } from '../fees'
 import { sharedStoreUp } from '../store/client'
 import { renderMetrics } from '../metrics/registry'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { ConfigError } from '../env'
 import { getFeeReport, type Endpoint, type ReportMeta } from '../fees'
 import { IDENTITY_HEADER, verifyIdentity } from '../auth/identity'

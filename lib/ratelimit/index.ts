@@ -1,3 +1,4 @@
+import 'server-only'
 import { getServerEnv } from '../env'
 import { RateLimitedError } from '../core/errors'
 import { processSingleton } from '../core/process-singleton'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { createClient, type RedisClientType } from '@redis/client'
 import { getServerEnv } from '../env'
 import { processSingleton } from '../core/process-singleton'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { randomUUID } from 'node:crypto'
 import type { FeeWindow } from '../core/types'
 import { UNAVAILABLE, withSharedStore, type Unavailable } from './client'

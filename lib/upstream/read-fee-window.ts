@@ -1,3 +1,4 @@
+import 'server-only'
 import type { Client } from 'viem'
 import type { FeeWindow } from '../core/types'
 import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '../core/errors'
