@@ -34,8 +34,39 @@ export default defineConfig([
   {
     files: ['lib/**', 'app/**', 'middleware.ts'],
     rules: {
-      'import/no-restricted-paths': ['error', { zones }],
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...zones,
+            // the UI (client components) imports types, zod schemas and units, never server modules
+            {
+              target: './app/_components',
+              from: './lib',
+              except: ['./core'],
+              message: 'client components import only lib/core (types, schemas, units)',
+            },
+          ],
+        },
+      ],
       'import/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // the pure core: no framework, no network, no store, no process
+    files: ['lib/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['next', 'next/*', '@redis/*', '@fortedigital/*', 'viem', 'viem/*', 'node:*', 'server-only'],
+              message: 'lib/core is pure',
+            },
+          ],
+        },
+      ],
     },
   },
   {

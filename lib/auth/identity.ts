@@ -1,3 +1,4 @@
+import { loadApiKeys } from './api-keys'
 import { timingSafeEqual } from './constant-time'
 import { processSingleton } from '../core/process-singleton'
 
@@ -49,5 +50,8 @@ export async function verifyIdentity(header: string | null, apiKeysSetting: stri
   const given = header.slice(dot + 1)
   if (!/^[0-9a-f]{64}$/.test(given)) return null
   const expected = toHex(await mac(keyName, apiKeysSetting))
-  return timingSafeEqual(encoder.encode(given), encoder.encode(expected)) ? keyName : null
+  if (!timingSafeEqual(encoder.encode(given), encoder.encode(expected))) return null
+  // only a configured key: even a holder of the signing material cannot mint names (and quotas)
+  const entries = await loadApiKeys(apiKeysSetting).catch(() => [])
+  return entries.some((e) => e.key === keyName) ? keyName : null
 }

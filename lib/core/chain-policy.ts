@@ -33,6 +33,11 @@ export type ChainFeePolicy = {
    * quantile needs more samples, fewer when the window has fewer).
    */
   tipWindowMs: number
+  /**
+   * The chain's blocks carry its live EIP-1559 parameters (OP-stack's extraData since Holocene), which
+   * then set the two bounds (withLiveParams); false once configuration overrides either bound.
+   */
+  readsLiveParams?: boolean
 }
 
 /** EIP-1559 as Ethereum runs it. */
@@ -80,6 +85,7 @@ const opStack: ChainFeePolicy = {
   maxBaseFeeFallPpm: 4_000n,
   enforceBaseFeeBounds: false,
   tipWindowMs: TIP_WINDOW_MS,
+  readsLiveParams: true,
 }
 
 const polygonPos: ChainFeePolicy = {
@@ -180,6 +186,8 @@ export type ChainFeePolicyOverride = Partial<Omit<ChainFeePolicy, 'family'>>
 export function chainFeePolicy(chainId: number, override?: ChainFeePolicyOverride): ChainFeePolicy {
   const row = Object.hasOwn(CHAIN_FEE_POLICIES, chainId) ? CHAIN_FEE_POLICIES[chainId] : undefined
   const policy = { ...(row ?? DEFAULT_FEE_POLICY), ...override }
+  // an operator's bound wins over the blocks' own
+  if (override?.maxBaseFeeRisePpm !== undefined || override?.maxBaseFeeFallPpm !== undefined) policy.readsLiveParams = false
   if (policy.minSuggestedPriorityFeeWei < policy.minPriorityFeeWei) policy.minSuggestedPriorityFeeWei = policy.minPriorityFeeWei
   return policy
 }
@@ -208,7 +216,7 @@ export function opStackEip1559Params(extraData: string | undefined): { denominat
  * block raises the base fee by (elasticity − 1) / denominator, an empty one lowers it by 1 / denominator.
  */
 export function withLiveParams(policy: ChainFeePolicy, headExtraData: string | undefined): ChainFeePolicy {
-  if (policy.family !== 'op-stack') return policy
+  if (!policy.readsLiveParams) return policy
   const live = opStackEip1559Params(headExtraData)
   if (!live) return policy
   const rise = (PPM * BigInt(live.elasticity - 1) + BigInt(live.denominator) - 1n) / BigInt(live.denominator)

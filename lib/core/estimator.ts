@@ -102,9 +102,10 @@ export function maxBaseFeeRisePpm(
 }
 
 /**
- * How many blocks old an answer can be when a client uses it: the service serves a window for up to
- * two cache periods (fresh, then while the next read runs) and the client may keep it for its
- * max-age (at most one more); a cache period is the block interval, but never under 1 s.
+ * How many blocks old an answer can be when a client uses it: three cache periods. The service calls
+ * a window current for up to three periods (lib/feed/rules.ts STALE_PERIODS: fresh for one, then
+ * while the next read runs), and a client may keep a fresh answer for its max-age (at most the rest
+ * of the first period); a cache period is the block interval, but never under 1 s.
  */
 export function answerAgeBlocks(blockIntervalMs: number): number {
   const periodMs = Math.min(MAX_CACHE_PERIOD_MS, Math.max(MIN_CACHE_PERIOD_MS, blockIntervalMs))

@@ -221,7 +221,11 @@ async function refresh(st: ChainState, chain: ChainConfig, started: number): Pro
     if (!isFresh(st, window, Date.now())) {
       window = await withDeadline(loadWindow(chain.id), timeoutMs - (Date.now() - started))
     }
-    if (!st.window || window.fetchedAt > st.window.fetchedAt) st.window = window
+    if (!st.window || window.fetchedAt > st.window.fetchedAt) {
+      st.window = window
+      // a window read after the failure (here, or by another instance through the cache) ends it
+      st.failure = undefined
+    }
     return served(st, window, false)
   } catch (err) {
     const error = err instanceof Error ? err : new UpstreamUnavailableError('The upstream read failed.')

@@ -64,6 +64,7 @@ export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<Fe
   )
   let lastError: Error = new UpstreamUnavailableError('No RPC endpoint is configured for this chain.')
   let unsupported: FeeMarketUnsupportedError | undefined
+  let otherFailure = false
   for (const [i, url] of ordered.entries()) {
     const remaining = deadline - Date.now()
     if (remaining <= 0) break
@@ -78,13 +79,18 @@ export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<Fe
     } catch (err) {
       // one node without baseFeePerGas may be misconfigured: try the others before concluding
       if (err instanceof FeeMarketUnsupportedError) unsupported = err
-      else lastError = classifyRpcError(err)
+      else {
+        lastError = classifyRpcError(err)
+        otherFailure = true
+      }
       const h = health.get(url) ?? { unhealthyUntil: 0 }
       h.unhealthyUntil = Date.now() + UNHEALTHY_MS
       health.set(url, h)
     }
   }
-  throw unsupported ?? lastError
+  // a chain is declared without a fee market only when every URL that answered said so: one odd
+  // node beside a slow one must not lock a cold chain out for the unsupported back-off
+  throw unsupported && !otherFailure ? unsupported : lastError
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {

@@ -38,7 +38,8 @@ export const RpcFeeHistorySchema = z
       .nullish(),
   })
   .refine((h) => h.baseFeePerGas.length === h.gasUsedRatio.length + 1, 'baseFeePerGas must have one entry more than gasUsedRatio')
-  .refine((h) => (h.reward ?? []).length === h.gasUsedRatio.length, 'reward must have one row per block')
+  // no reward at all (null or absent) is a window without tip data; rows, when sent, one per block
+  .refine((h) => h.reward == null || h.reward.length === h.gasUsedRatio.length, 'reward must have one row per block')
 
 export type RpcBlockHeader = z.infer<typeof RpcBlockHeaderSchema>
 export type RpcFeeHistory = z.infer<typeof RpcFeeHistorySchema>

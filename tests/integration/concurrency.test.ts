@@ -22,7 +22,7 @@ describe('single-flight', () => {
     expect(counts.eth_feeHistory).toBeLessThanOrEqual(blocks + Math.floor(elapsed / interval))
   })
 
-  test('behavior: the live chain is read about once per block however many clients ask', async () => {
+  test('behavior: the live chain is read about once per block, never once per request, however many clients ask', async () => {
     const { mainProxy, chains } = ctx()
     const first = await api(`/networks/${chains.live}/busyThreshold`)
     await resetProxy(mainProxy)

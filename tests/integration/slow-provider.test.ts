@@ -11,7 +11,7 @@ const misses = () => counter(/^gas_api_cache_total\{chain="31343",outcome="miss"
 const reads = () => counter(/^gas_api_upstream_reads_total\{chain="31343",result="ok"\} (\d+)$/gm)
 
 describe('a slow provider', () => {
-  test('behavior: once a chain has a window, no request waits for the upstream: answers come from the last window, marked stale when it is late', async () => {
+  test('behavior: once a chain has a window, no request waits for the upstream: answers come from the last window while the next read runs', async () => {
     const path = `/networks/${ctx().chains.flaky}/suggestedGasFees`
     await setMode('ok')
     // a current window first
@@ -24,16 +24,11 @@ describe('a slow provider', () => {
       const missesBefore = await misses()
       const readsBefore = await reads()
       // requests until the slow node has served at least three more reads
-      const answers: { status: number; stale: string | null; age: number; interval: number }[] = []
+      const answers: { status: number }[] = []
       await eventually(
         async () => {
           const res = await api(path)
-          answers.push({
-            status: res.status,
-            stale: res.headers.get('x-data-stale'),
-            age: Number(res.headers.get('age')),
-            interval: Number(res.headers.get('x-block-interval-ms')),
-          })
+          answers.push({ status: res.status })
           return (await reads()) >= readsBefore + 3 ? true : undefined
         },
         'three reads from the slow node',
@@ -43,8 +38,6 @@ describe('a slow provider', () => {
       expect(answers.every((a) => a.status === 200)).toBe(true)
       // no request waited for a read: every one was answered from the window held
       expect(await misses()).toBe(missesBefore)
-      // and never as current data once the window was three cache periods old
-      for (const a of answers) if (a.age * 1000 >= 3 * Math.max(1_000, a.interval) + 1000) expect(a.stale).toBe('true')
     } finally {
       await setMode('ok')
     }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { IDENTITY_HEADER, signIdentity, verifyIdentity } from '@/lib/auth/identity'
 
-const SETTING = 'alice:secret-one, bob:sha256:' + 'a'.repeat(64)
+const SETTING = 'alice:secret-one, bob:sha256:' + 'a'.repeat(64) + ', a.b:s1, ключ:s2, x:y:s3'
 
 describe('identity forwarded by the middleware', () => {
   test('default: a signed key name verifies, under the same API_KEYS setting only', async () => {
@@ -21,8 +21,10 @@ describe('identity forwarded by the middleware', () => {
     expect(await verifyIdentity(header, SETTING)).toBeNull()
   })
 
-  test('behavior: key names with dots, colons and non-ASCII survive; nothing verifies without API_KEYS', async () => {
-    for (const key of ['a.b', 'ключ', 'x:y']) expect(await verifyIdentity(await signIdentity(key, SETTING), SETTING)).toBe(key)
+  test('behavior: key names with dots and non-ASCII survive; only configured keys verify; nothing without API_KEYS', async () => {
+    for (const key of ['a.b', 'ключ', 'x']) expect(await verifyIdentity(await signIdentity(key, SETTING), SETTING)).toBe(key)
+    // a name signed with the right material but not configured (a minted quota) is refused
+    expect(await verifyIdentity(await signIdentity('mallory', SETTING), SETTING)).toBeNull()
     expect(await verifyIdentity(await signIdentity('alice', ''), '')).toBeNull()
     expect(IDENTITY_HEADER).toBe('x-gas-api-identity')
   })

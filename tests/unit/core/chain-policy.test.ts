@@ -59,5 +59,8 @@ describe('OP-stack live EIP-1559 parameters', () => {
     }
     // other chains' extraData is builder text, never read as parameters
     expect(withLiveParams(chainFeePolicy(1), holocene)).toEqual(chainFeePolicy(1))
+    // an operator's configured bound wins over the blocks'
+    const configured = chainFeePolicy(8453, { maxBaseFeeRisePpm: 100_000n })
+    expect(withLiveParams(configured, holocene).maxBaseFeeRisePpm).toBe(100_000n)
   })
 })

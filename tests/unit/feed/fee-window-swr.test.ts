@@ -25,6 +25,20 @@ vi.mock('next/cache', () => ({
 }))
 const { getFeeWindow } = await import('@/lib/feed/fee-window')
 
+/** Polls `check` on real timers (only Date is faked, and it stands still) until it passes, for up to `timeout` ms. */
+async function until(check: () => unknown, { timeout = 10_000 } = {}): Promise<void> {
+  const deadline = performance.now() + timeout
+  for (;;) {
+    try {
+      await check()
+      return
+    } catch (err) {
+      if (performance.now() > deadline) throw err
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  }
+}
+
 let node: FakeRpc
 beforeAll(async () => {
   node = await startFakeRpc({ chainId: 1, ...mainnetFakeChain(12) })
@@ -47,8 +61,7 @@ test(
     // data, reads behind the answer, and serves the new window once it is in
     vi.setSystemTime(t0 + 13_000)
     expect((await getFeeWindow(chain)).window.fetchedAt).toBe(t0)
-    // (vi.waitFor moves the fake clock on by its polling interval)
-    await vi.waitFor(async () => expect((await getFeeWindow(chain)).window.fetchedAt).toBeGreaterThanOrEqual(t0 + 13_000), {
+    await until(async () => expect((await getFeeWindow(chain)).window.fetchedAt).toBeGreaterThanOrEqual(t0 + 13_000), {
       timeout: 10_000,
     })
     // much later (past three periods, within MAX_STALE_SECONDS) the same: never the cache's stale entry as current
@@ -56,7 +69,7 @@ test(
     const late = await getFeeWindow(chain)
     expect(late.window.fetchedAt).toBeLessThan(t0 + 50_000)
     expect(late.stale).toBe(true)
-    await vi.waitFor(
+    await until(
       async () => {
         const now = await getFeeWindow(chain)
         expect(now.window.fetchedAt).toBeGreaterThanOrEqual(t0 + 50_000)

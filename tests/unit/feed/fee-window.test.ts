@@ -9,6 +9,20 @@ vi.mock('next/cache', () => ({ unstable_cache: <T>(fn: T) => fn }))
 const { getFeeWindow } = await import('@/lib/feed/fee-window')
 const { renderMetrics } = await import('@/lib/metrics/registry')
 
+/** Polls `check` on real timers (only Date is faked, and it stands still) until it passes, for up to `timeout` ms. */
+async function until(check: () => unknown, { timeout = 10_000 } = {}): Promise<void> {
+  const deadline = performance.now() + timeout
+  for (;;) {
+    try {
+      await check()
+      return
+    } catch (err) {
+      if (performance.now() > deadline) throw err
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  }
+}
+
 let node: FakeRpc
 beforeAll(async () => {
   node = await startFakeRpc({ chainId: 1, ...mainnetFakeChain(12) }) // 12 s blocks: 12 s fresh, 12 s grace
@@ -38,7 +52,7 @@ test('behavior: while the node fails, a window in its grace interval is said to 
   vi.setSystemTime(t0 + 13_000) // expired, within the grace interval: answered at once, read behind
   expect((await getFeeWindow(chain)).stale).toBe(false) // nothing has failed yet
   // once the background read has failed (garbage answers at once), the same window is stale
-  await vi.waitFor(async () => expect((await getFeeWindow(chain)).stale).toBe(true), { timeout: 10_000 })
+  await until(async () => expect((await getFeeWindow(chain)).stale).toBe(true), { timeout: 10_000 })
   expect(failedReads()).toBe(1)
 
   vi.setSystemTime(t0 + 13_500) // within the 1 s failure back-off
@@ -47,14 +61,13 @@ test('behavior: while the node fails, a window in its grace interval is said to 
   const later = await getFeeWindow(chain)
   expect(later.stale).toBe(true)
   expect(later.window.headNumber).toBe(fresh.window.headNumber)
-  await vi.waitFor(() => expect(failedReads()).toBe(2), { timeout: 10_000 })
+  await until(() => expect(failedReads()).toBe(2), { timeout: 10_000 })
 
   node.mode = 'ok'
   // the node answers again: the old window is still served at once, marked stale (no request waits
   // for the upstream), and the read started behind it brings current data
   vi.setSystemTime(t0 + 30_000)
   expect((await getFeeWindow(chain)).stale).toBe(true)
-  await vi.waitFor(async () => expect((await getFeeWindow(chain)).stale).toBe(false), { timeout: 10_000 })
-  // (vi.waitFor moves the fake clock on by its polling interval)
+  await until(async () => expect((await getFeeWindow(chain)).stale).toBe(false), { timeout: 10_000 })
   expect((await getFeeWindow(chain)).window.fetchedAt).toBeGreaterThanOrEqual(t0 + 30_000)
 })

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { REWARD_PERCENTILES } from '@/lib/core/estimator'
 import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '@/lib/core/errors'
 import { MIN_ANCHOR_DISTANCE, readFeeWindow } from '@/lib/upstream/read-fee-window'
+import { RpcFeeHistorySchema } from '@/lib/upstream/schemas'
 import { at } from '../../support/at'
 import { startFakeRpc, type FakeMode, type FakeRpc, type FakeShape } from '../../support/fake-rpc'
 import { mainnetFakeChain } from '../../support/mainnet-blocks'
@@ -163,6 +164,22 @@ describe('readFeeWindow', () => {
     const good = await fake()
     const w = await read([odd.url, good.url])
     expect(w.headNumber).toBe(15_627_931)
+  })
+
+  test('behavior: one node without baseFeePerGas beside one that fails does not declare the chain without a fee market', async () => {
+    const odd = await fake('no-basefee')
+    const down = await fake('http500')
+    const err = await read([odd.url, down.url]).catch((e) => e)
+    expect(err).not.toBeInstanceOf(FeeMarketUnsupportedError)
+    expect(err).toBeInstanceOf(UpstreamBadResponseError)
+  })
+
+  test('behavior: a fee history with no reward at all (null) is a window without tip data, not a malformed answer', () => {
+    const fh = RpcFeeHistorySchema.parse({ oldestBlock: '0x1', baseFeePerGas: ['0x1', '0x1'], gasUsedRatio: [0.5], reward: null })
+    expect(fh.reward ?? null).toBeNull()
+    expect(() => RpcFeeHistorySchema.parse({ oldestBlock: '0x1', baseFeePerGas: ['0x1', '0x1'], gasUsedRatio: [0.5], reward: [] })).toThrow(
+      /one row per block/,
+    )
   })
 
   test('error: nothing listening gives UpstreamUnavailableError', async () => {
