@@ -1,4 +1,5 @@
 import 'server-only'
+import { createHash } from 'node:crypto'
 import { unstable_cache } from 'next/cache'
 import { after } from 'next/server'
 import { feePolicyOf, type ChainConfig } from '../chains/registry'
@@ -35,7 +36,13 @@ type ChainState = {
   failure?: { error: Error; until: number }
 }
 
-const redisWindowStore: SharedWindowStore = { get: getSharedWindow, put: putSharedWindow, lock: lockChainRead, unlock: unlockChainRead }
+/** The Redis store for a chain's windows read from these nodes. */
+const redisWindowStore = (scope: string): SharedWindowStore => ({
+  get: (chainId) => getSharedWindow(chainId, scope),
+  put: (chainId, window, ttl) => putSharedWindow(chainId, scope, window, ttl),
+  lock: lockChainRead,
+  unlock: unlockChainRead,
+})
 
 const states = processSingleton('fee-window-state', () => new Map<number, ChainState>())
 
@@ -90,7 +97,7 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
       )
     const shared = sharedStoreConfigured()
       ? readThroughSharedStore({
-          store: redisWindowStore,
+          store: redisWindowStore(sourceScope(st.chain)),
           chainId,
           newerThan: st.window?.fetchedAt ?? 0,
           minHeadNumber: st.window?.headNumber ?? 0,
@@ -119,14 +126,25 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
   return st.inflight
 }
 
-const readers = processSingleton('fee-window-readers', () => new Map<number, (chainId: number) => Promise<FeeWindow>>())
+const readers = processSingleton('fee-window-readers', () => new Map<string, (chainId: number) => Promise<FeeWindow>>())
 
-/** unstable_cache around the loader, one wrapper per revalidate period (seconds). */
-function cachedReader(revalidateSeconds: number) {
-  let reader = readers.get(revalidateSeconds)
+/**
+ * Which nodes a window comes from: a digest of the chain's configured RPC URLs (never the URLs
+ * themselves, which hold provider keys). Cached windows are keyed on it, so services configured with
+ * other nodes for the same chain id (another deployment on the same Redis, another `next start` on the
+ * same .next cache, a reconfigured one) never serve each other's windows.
+ */
+export function sourceScope(chain: Pick<ChainConfig, 'rpcUrls'>): string {
+  return createHash('sha256').update(chain.rpcUrls.join('\n')).digest('hex').slice(0, 16)
+}
+
+/** unstable_cache around the loader, one wrapper per revalidate period (seconds) and source. */
+function cachedReader(revalidateSeconds: number, scope: string) {
+  const id = `${revalidateSeconds}:${scope}`
+  let reader = readers.get(id)
   if (!reader) {
-    reader = unstable_cache(loadWindow, [CACHE_VERSION], { revalidate: revalidateSeconds, tags: [CACHE_VERSION] })
-    readers.set(revalidateSeconds, reader)
+    reader = unstable_cache(loadWindow, [CACHE_VERSION, scope], { revalidate: revalidateSeconds, tags: [CACHE_VERSION] })
+    readers.set(id, reader)
   }
   return reader
 }
@@ -215,7 +233,7 @@ export function cachedWindows(): { chainId: number; headNumber: number; headTime
 async function refresh(st: ChainState, chain: ChainConfig, started: number): Promise<CachedFeeWindow> {
   const timeoutMs = getServerEnv().RPC_TIMEOUT_MS
   try {
-    const reader = cachedReader(Math.ceil(ttlMs(chain, st.window) / 1000))
+    const reader = cachedReader(Math.ceil(ttlMs(chain, st.window) / 1000), sourceScope(chain))
     let window = await withDeadline(reader(chain.id), timeoutMs)
     // unstable_cache answers stale entries at once and revalidates in the background; join that read.
     if (!isFresh(st, window, Date.now())) {

@@ -30,10 +30,10 @@ const isWindow = (v: unknown, chainId: number): v is FeeWindow => {
   )
 }
 
-/** The last window any instance read for the chain, or null. */
-export function getSharedWindow(chainId: number): Promise<FeeWindow | null | Unavailable> {
+/** The last window any instance read for the chain from the same nodes (`scope`: lib/feed sourceScope), or null. */
+export function getSharedWindow(chainId: number, scope: string): Promise<FeeWindow | null | Unavailable> {
   return withSharedStore(async (redis) => {
-    const text = await redis.get(`${PREFIX}window:${chainId}`)
+    const text = await redis.get(`${PREFIX}window:${chainId}:${scope}`)
     if (text === null) return null
     const value: unknown = JSON.parse(text)
     return isWindow(value, chainId) ? value : null
@@ -41,9 +41,11 @@ export function getSharedWindow(chainId: number): Promise<FeeWindow | null | Una
 }
 
 /** Publishes a window for the other instances; it expires after `ttlMs`. */
-export async function putSharedWindow(chainId: number, window: FeeWindow, ttlMs: number): Promise<void> {
+export async function putSharedWindow(chainId: number, scope: string, window: FeeWindow, ttlMs: number): Promise<void> {
   await withSharedStore((redis) =>
-    redis.set(`${PREFIX}window:${chainId}`, JSON.stringify(window), { expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } }),
+    redis.set(`${PREFIX}window:${chainId}:${scope}`, JSON.stringify(window), {
+      expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) },
+    }),
   )
 }
 

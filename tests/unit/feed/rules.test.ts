@@ -62,3 +62,14 @@ describe('backoffMs', () => {
     expect(backoffMs(true, false)).toBe(300_000)
   })
 })
+
+describe('sourceScope', () => {
+  test('behavior: windows are keyed on the nodes they come from, never on their URLs in the clear', async () => {
+    const { sourceScope } = await import('@/lib/feed/fee-window')
+    const a = sourceScope({ rpcUrls: ['https://a.example/KEY'] })
+    expect(a).toMatch(/^[0-9a-f]{16}$/)
+    expect(a).not.toContain('KEY')
+    expect(sourceScope({ rpcUrls: ['https://a.example/KEY'] })).toBe(a)
+    expect(sourceScope({ rpcUrls: ['https://b.example/KEY'] })).not.toBe(a)
+  })
+})
