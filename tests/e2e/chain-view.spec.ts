@@ -6,26 +6,26 @@ test.describe('chain view /networks/31337', () => {
     await page.goto('/networks/31337')
     await expect(page.getByTestId('block-number')).toBeVisible()
     // the service answers one block's data until the next block: compare when both speak of the same block
-    let compared = false
-    const deadline = Date.now() + 30_000
-    while (!compared) {
-      expect(Date.now(), 'the page and the API never spoke of the same block').toBeLessThan(deadline)
-      const shown = await readChainView(page)
-      const api = await apiGet<SuggestedGasFees>('/networks/31337/suggestedGasFees')
-      if (api.block !== shown.block) {
-        await page.waitForTimeout(150) // a polling interval, not a wait for a result
-        continue
-      }
-      for (const level of ['low', 'medium', 'high'] as const) expect(shown.levels[level]).toEqual(api.body[level])
-      expect(shown.estimatedBaseFee).toBe(api.body.estimatedBaseFee)
-      expect(shown.networkCongestion).toBe(api.body.networkCongestion)
-      expect(shown.baseFeeTrend).toBe(api.body.baseFeeTrend)
-      expect(shown.priorityFeeTrend).toBe(api.body.priorityFeeTrend)
-      expect(shown.latestPriorityFeeRange).toEqual(api.body.latestPriorityFeeRange)
-      expect(shown.historicalPriorityFeeRange).toEqual(api.body.historicalPriorityFeeRange)
-      compared = true
-    }
-    expect(compared).toBe(true)
+    let same: { shown: Awaited<ReturnType<typeof readChainView>>; api: Awaited<ReturnType<typeof apiGet<SuggestedGasFees>>> } | undefined
+    await expect
+      .poll(
+        async () => {
+          const shown = await readChainView(page)
+          const api = await apiGet<SuggestedGasFees>('/networks/31337/suggestedGasFees')
+          if (api.block === shown.block) same = { shown, api }
+          return same !== undefined
+        },
+        { message: 'the page and the API never spoke of the same block', timeout: 30_000 },
+      )
+      .toBe(true)
+    const { shown, api } = same!
+    for (const level of ['low', 'medium', 'high'] as const) expect(shown.levels[level]).toEqual(api.body[level])
+    expect(shown.estimatedBaseFee).toBe(api.body.estimatedBaseFee)
+    expect(shown.networkCongestion).toBe(api.body.networkCongestion)
+    expect(shown.baseFeeTrend).toBe(api.body.baseFeeTrend)
+    expect(shown.priorityFeeTrend).toBe(api.body.priorityFeeTrend)
+    expect(shown.latestPriorityFeeRange).toEqual(api.body.latestPriorityFeeRange)
+    expect(shown.historicalPriorityFeeRange).toEqual(api.body.historicalPriorityFeeRange)
     // and what a person reads is the shortened form of the exact value
     const medium = page.getByTestId('medium-max-fee')
     const exact = await medium.getAttribute('data-value')

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { startFakeRpc, type FakeRpc } from '../../support/fake-rpc'
+import { until } from '../../support/until'
 import { mainnetFakeChain } from '../../support/mainnet-blocks'
 
 process.env.MAX_HEAD_AGE_SECONDS = '0'
@@ -24,20 +25,6 @@ vi.mock('next/cache', () => ({
   },
 }))
 const { getFeeWindow } = await import('@/lib/feed/fee-window')
-
-/** Polls `check` on real timers (only Date is faked, and it stands still) until it passes, for up to `timeout` ms. */
-async function until(check: () => unknown, { timeout = 10_000 } = {}): Promise<void> {
-  const deadline = performance.now() + timeout
-  for (;;) {
-    try {
-      await check()
-      return
-    } catch (err) {
-      if (performance.now() > deadline) throw err
-      await new Promise((r) => setTimeout(r, 20))
-    }
-  }
-}
 
 let node: FakeRpc
 beforeAll(async () => {

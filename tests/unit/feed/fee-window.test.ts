@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { startFakeRpc, type FakeRpc } from '../../support/fake-rpc'
+import { until } from '../../support/until'
 import { mainnetFakeChain } from '../../support/mainnet-blocks'
 
 // the fake chain replays 2022 mainnet blocks (head-age staleness has its own test)
@@ -8,20 +9,6 @@ process.env.MAX_HEAD_AGE_SECONDS = '0'
 vi.mock('next/cache', () => ({ unstable_cache: <T>(fn: T) => fn }))
 const { getFeeWindow } = await import('@/lib/feed/fee-window')
 const { renderMetrics } = await import('@/lib/metrics/registry')
-
-/** Polls `check` on real timers (only Date is faked, and it stands still) until it passes, for up to `timeout` ms. */
-async function until(check: () => unknown, { timeout = 10_000 } = {}): Promise<void> {
-  const deadline = performance.now() + timeout
-  for (;;) {
-    try {
-      await check()
-      return
-    } catch (err) {
-      if (performance.now() > deadline) throw err
-      await new Promise((r) => setTimeout(r, 20))
-    }
-  }
-}
 
 let node: FakeRpc
 beforeAll(async () => {
