@@ -14,6 +14,7 @@ import { getSharedWindow, lockChainRead, putSharedWindow, unlockChainRead } from
 import { withDeadline } from '../core/deadline'
 import { readFeeWindow } from '../upstream/read-fee-window'
 import { backoffMs, decide } from './rules'
+import { INSTANCE_LOCAL_TAG } from '../store/next-cache-handler.mjs'
 import { readThroughSharedStore, type SharedWindowStore } from './shared-read'
 
 /** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
@@ -138,12 +139,17 @@ export function sourceScope(chain: Pick<ChainConfig, 'rpcUrls'>): string {
   return createHash('sha256').update(chain.rpcUrls.join('\n')).digest('hex').slice(0, 16)
 }
 
-/** unstable_cache around the loader, one wrapper per revalidate period (seconds) and source. */
+/**
+ * unstable_cache around the loader, one wrapper per revalidate period (seconds) and source. Tagged
+ * instance-local: with REDIS_URL the handler keeps these entries in memory (the window reaches the
+ * other instances once, through the single-flight's published copy), so each window is written to
+ * Redis once.
+ */
 function cachedReader(revalidateSeconds: number, scope: string) {
   const id = `${revalidateSeconds}:${scope}`
   let reader = readers.get(id)
   if (!reader) {
-    reader = unstable_cache(loadWindow, [CACHE_VERSION, scope], { revalidate: revalidateSeconds, tags: [CACHE_VERSION] })
+    reader = unstable_cache(loadWindow, [CACHE_VERSION, scope], { revalidate: revalidateSeconds, tags: [CACHE_VERSION, INSTANCE_LOCAL_TAG] })
     readers.set(id, reader)
   }
   return reader

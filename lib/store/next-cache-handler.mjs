@@ -13,6 +13,24 @@
 let nodeHandler
 
 /**
+ * unstable_cache entries with this tag stay in this instance's memory and never go to Redis. The fee
+ * window carries it (lib/feed/fee-window.ts INSTANCE_LOCAL_TAG): the cross-instance single-flight
+ * already publishes each window to Redis once (gas-api:v2:window:*), and another instance whose
+ * entry has expired finds it there, so a Redis copy of the same window under the handler's key
+ * would be a second write of every window and never be read first.
+ */
+export const INSTANCE_LOCAL_TAG = 'gas-api:instance-local'
+/** Entries kept for that tag: a few per configured chain (one per revalidate period and node set). */
+const LOCAL_ENTRIES = 256
+
+/** @typedef {{ tags?: string[] }} TaggedContext */
+/** @param {unknown} ctx @returns {boolean} */
+const isInstanceLocal = (ctx) => {
+  const tags = /** @type {TaggedContext | undefined} */ (ctx)?.tags
+  return Array.isArray(tags) && tags.includes(INSTANCE_LOCAL_TAG)
+}
+
+/**
  * The handler's Redis lookups run up to three commands in a row, each with its own timeout: one
  * deadline for the whole call (REDIS_TIMEOUT_MS, the same bound as the app's own Redis commands)
  * turns a hung Redis into a cache miss instead of a slow request.
@@ -36,6 +54,18 @@ export default class GasApiCacheHandler {
     this.inner = undefined
   }
 
+  /**
+   * Per process (Next may construct the handler more than once): the instance-local entries, oldest first.
+   * @returns {Map<string, { lastModified: number, value: unknown, tags: string[] }>}
+   */
+  static local() {
+    const store = /** @type {Record<symbol, Map<string, { lastModified: number, value: unknown, tags: string[] }> | undefined>} */ (
+      globalThis
+    )
+    const key = Symbol.for('gas-api.next-cache-handler.local')
+    return (store[key] ??= new Map())
+  }
+
   /** @returns {Promise<NodeHandler | null>} the Redis-backed handler, or null on the edge runtime */
   handler() {
     if (process.env.NEXT_RUNTIME === 'edge') return Promise.resolve(null)
@@ -54,12 +84,28 @@ export default class GasApiCacheHandler {
 
   /** @param {Parameters<NodeHandler['get']>[0]} key @param {Parameters<NodeHandler['get']>[1]} ctx */
   async get(key, ctx) {
+    if (isInstanceLocal(ctx)) {
+      const entry = GasApiCacheHandler.local().get(key)
+      return entry
+        ? /** @type {Awaited<ReturnType<NodeHandler['get']>>} */ ({ lastModified: entry.lastModified, value: entry.value })
+        : null
+    }
     const h = await this.handler()
     return h ? withinDeadline(h.get(key, ctx), null) : null
   }
 
   /** @param {Parameters<NodeHandler['set']>[0]} key @param {Parameters<NodeHandler['set']>[1]} data @param {Parameters<NodeHandler['set']>[2]} ctx */
   async set(key, data, ctx) {
+    if (isInstanceLocal(ctx)) {
+      const local = GasApiCacheHandler.local()
+      local.delete(key)
+      if (data) local.set(key, { lastModified: Date.now(), value: data, tags: /** @type {TaggedContext} */ (ctx).tags ?? [] })
+      for (const oldest of local.keys()) {
+        if (local.size <= LOCAL_ENTRIES) break
+        local.delete(oldest)
+      }
+      return
+    }
     const h = await this.handler()
     if (h) await withinDeadline(h.set(key, data, ctx), undefined)
   }
@@ -69,6 +115,9 @@ export default class GasApiCacheHandler {
    * @param {{ expire?: number }} [_durations] Next's, unused: the Node handler revalidates by tag only
    */
   async revalidateTag(tags, _durations) {
+    const list = /** @type {string[]} */ (Array.isArray(tags) ? tags : [tags])
+    const local = GasApiCacheHandler.local()
+    for (const [key, entry] of local) if (entry.tags.some((t) => list.includes(t))) local.delete(key)
     const h = await this.handler()
     if (h) await h.revalidateTag(tags)
   }

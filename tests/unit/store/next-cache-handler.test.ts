@@ -34,4 +34,23 @@ describe('next-cache-handler.mjs', () => {
     const got = await h.get('k2', { kind: 'FETCH', softTags: [] })
     expect(got?.value).toMatchObject({ kind: 'FETCH', data: { body: '{"ok":true}' } })
   })
+
+  test('behavior: entries tagged instance-local stay in memory and never reach the shared (Redis) handler; revalidateTag drops them', async () => {
+    vi.stubEnv('NEXT_RUNTIME', 'nodejs')
+    const { default: Handler, INSTANCE_LOCAL_TAG } = await import('@/lib/store/next-cache-handler.mjs')
+    const h = new Handler({ serverDistDir: '/nonexistent', dev: false })
+    const inner = { get: vi.fn(async () => null), set: vi.fn(async () => {}), revalidateTag: vi.fn(async () => {}) }
+    h.handler = () => Promise.resolve(inner)
+    const ctx = { tags: ['fee-window-v3', INSTANCE_LOCAL_TAG], revalidate: 1 }
+    await h.set('window', entry, ctx)
+    const got = await h.get('window', { kind: 'FETCH', tags: ctx.tags, softTags: [] })
+    expect(got?.value).toEqual(entry)
+    expect(inner.set).not.toHaveBeenCalled()
+    expect(inner.get).not.toHaveBeenCalled()
+    // an untagged entry still goes to the shared handler
+    await h.set('page', entry, { tags: ['t'], revalidate: 60 })
+    expect(inner.set).toHaveBeenCalledTimes(1)
+    await h.revalidateTag('fee-window-v3')
+    expect(await h.get('window', { kind: 'FETCH', tags: ctx.tags, softTags: [] })).toBeNull()
+  })
 })
