@@ -149,7 +149,10 @@ function cachedReader(revalidateSeconds: number, scope: string) {
   const id = `${revalidateSeconds}:${scope}`
   let reader = readers.get(id)
   if (!reader) {
-    reader = unstable_cache(loadWindow, [CACHE_VERSION, scope], { revalidate: revalidateSeconds, tags: [CACHE_VERSION, INSTANCE_LOCAL_TAG] })
+    reader = unstable_cache(loadWindow, [CACHE_VERSION, scope], {
+      revalidate: revalidateSeconds,
+      tags: [CACHE_VERSION, INSTANCE_LOCAL_TAG],
+    })
     readers.set(id, reader)
   }
   return reader
@@ -224,6 +227,11 @@ export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow>
       count('gas_api_cache_total', { chain: chain.id, outcome: 'miss' })
       return refresh(st, chain, started)
   }
+}
+
+/** Per chain, the window this process holds (no read). */
+export function heldWindows(): { chain: ChainConfig; window: FeeWindow }[] {
+  return [...states.values()].flatMap((st) => (st.window ? [{ chain: st.chain, window: st.window }] : []))
 }
 
 /** Per chain: the head block (number, unix seconds) and the read time (ms since the epoch) of the window this process holds. */

@@ -3,7 +3,8 @@ import 'server-only'
  * The service's public API: fee reports for a chain, read through the cache. Everything else in
  * lib/fees is pure; this file is the one that composes the cache with the math.
  */
-import { getFeeWindow } from '../feed/fee-window'
+import { getFeeWindow, heldWindows } from '../feed/fee-window'
+import { accuracyOf, type AccuracyReport } from '../core/accuracy'
 import { feePolicyOf, getChain } from '../chains/registry'
 import { UnsupportedChainError } from '../core/errors'
 import type { ChainFeePolicy } from '../core/chain-policy'
@@ -15,6 +16,7 @@ export type { FeeReport } from '../core/report'
 /** Per chain, the window this process holds (for /metrics). */
 export { cachedWindows } from '../feed/fee-window'
 export type { FeeWindow } from '../core/types'
+export type { AccuracyReport } from '../core/accuracy'
 
 /** What a response needs besides its body: which block, how old, whether stale. */
 export type ReportMeta = {
@@ -30,6 +32,16 @@ export type ReportMeta = {
   freshUntil: number
   stale: boolean
 }
+
+const metaOf = (window: FeeWindow, stale: boolean, freshUntil: number): ReportMeta => ({
+  chainId: window.chainId,
+  blockNumber: window.headNumber,
+  blockTimestamp: window.headTimestamp,
+  blockIntervalMs: window.blockIntervalMs,
+  fetchedAt: window.fetchedAt,
+  freshUntil,
+  stale,
+})
 
 /** An endpoint's name: the key of its body in a FeeReport. */
 export type Endpoint = keyof FeeReport
@@ -57,14 +69,41 @@ export async function getFeeReport(chainId: number): Promise<{ bodies: Record<En
   const { window, stale, freshUntil } = await getFeeWindow(chain)
   return {
     bodies: bodiesFor(window, feePolicyOf(chain)),
-    meta: {
-      chainId,
-      blockNumber: window.headNumber,
-      blockTimestamp: window.headTimestamp,
-      blockIntervalMs: window.blockIntervalMs,
-      fetchedAt: window.fetchedAt,
-      freshUntil,
-      stale,
-    },
+    meta: metaOf(window, stale, freshUntil),
   }
+}
+
+const accuracies = processSingleton('accuracy-reports', () => new WeakMap<FeeWindow, { report: AccuracyReport; body: string }>())
+
+/** The accuracy report of a window, computed once per window (the backtest over it costs tens of ms). */
+function accuracyFor(window: FeeWindow, policy: ChainFeePolicy): { report: AccuracyReport; body: string } {
+  let entry = accuracies.get(window)
+  if (!entry) {
+    const report = accuracyOf(window, policy)
+    entry = { report, body: JSON.stringify(report) }
+    accuracies.set(window, entry)
+  }
+  return entry
+}
+
+/**
+ * How the service's own suggestions fared over the window it serves (lib/core/accuracy.ts), with the
+ * same meta as the fee report of that window. Reads nothing beyond what getFeeReport reads.
+ * @throws as getFeeReport
+ */
+export async function getAccuracyReport(chainId: number): Promise<{ body: string; report: AccuracyReport; meta: ReportMeta }> {
+  const chain = getChain(chainId)
+  if (!chain) throw new UnsupportedChainError(chainId)
+  const { window, stale, freshUntil } = await getFeeWindow(chain)
+  const { report, body } = accuracyFor(window, feePolicyOf(chain))
+  return {
+    body,
+    report,
+    meta: metaOf(window, stale, freshUntil),
+  }
+}
+
+/** Per chain whose window this process holds, the accuracy over it (for /metrics; no read). */
+export function heldAccuracy(): AccuracyReport[] {
+  return heldWindows().map(({ chain, window }) => accuracyFor(window, feePolicyOf(chain)).report)
 }

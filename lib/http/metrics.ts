@@ -1,5 +1,5 @@
 import 'server-only'
-import { cachedWindows } from '../fees'
+import { cachedWindows, heldAccuracy, type AccuracyReport } from '../fees'
 import { sharedStoreUp } from '../store/client'
 import { renderMetrics } from '../metrics/registry'
 import { requireIdentity, toErrorResponse } from './respond'
@@ -8,6 +8,15 @@ import { requireIdentity, toErrorResponse } from './respond'
 export function metricsText(now = Date.now()): string {
   const windows = cachedWindows()
   const up = sharedStoreUp()
+  const accuracy = heldAccuracy()
+  /** One sample per chain and level where the value is known. */
+  const perLevel = (value: (l: AccuracyReport['levels']['low']) => number | null) =>
+    accuracy.flatMap((a) =>
+      (['low', 'medium', 'high'] as const).flatMap((level) => {
+        const v = value(a.levels[level])
+        return v === null ? [] : [{ labels: { chain: a.chainId, level }, value: v }]
+      }),
+    )
   return renderMetrics([
     {
       name: 'gas_api_data_age_seconds',
@@ -23,6 +32,26 @@ export function metricsText(now = Date.now()): string {
       name: 'gas_api_block_number',
       help: 'Latest block of the chain window this process serves.',
       samples: windows.map((w) => ({ labels: { chain: w.chainId }, value: w.headNumber })),
+    },
+    {
+      name: 'gas_api_accuracy_trials',
+      help: 'Suggestions judged over the window this process serves (GET /networks/{chainId}/accuracy), per level.',
+      samples: perLevel((l) => l.trials),
+    },
+    {
+      name: 'gas_api_accuracy_included_within_promise_ratio',
+      help: 'Share of the judged suggestions included within their promised wait, by the backtest judge, per level.',
+      samples: perLevel((l) => (l.trials > 0 ? l.includedWithinPromise : null)),
+    },
+    {
+      name: 'gas_api_accuracy_median_wait_blocks',
+      help: 'Median blocks until inclusion of the judged suggestions that were included, per level.',
+      samples: perLevel((l) => l.medianWaitBlocks),
+    },
+    {
+      name: 'gas_api_accuracy_median_overpayment_ratio',
+      help: 'Median of paid / the cheapest price that would have got in within the same wait − 1, per level.',
+      samples: perLevel((l) => l.medianOverpayment),
     },
     // only with REDIS_URL
     ...(up === undefined

@@ -1,6 +1,6 @@
 import 'server-only'
 import { ConfigError } from '../env'
-import { getFeeReport, type Endpoint, type ReportMeta } from '../fees'
+import { getAccuracyReport, getFeeReport, type Endpoint, type ReportMeta } from '../fees'
 import { IDENTITY_HEADER, verifyIdentity } from '../auth/identity'
 import { getApiKeysSetting, getServerEnv } from '../env'
 import { count } from '../metrics/registry'
@@ -120,8 +120,19 @@ function observe(route: string, request: Request, started: number, res: Response
   return res
 }
 
-/** A GET handler for one endpoint: parse the chain id, read the report, answer its part (serialised once per block). */
-export function feeEndpoint(endpoint: Endpoint) {
+/** What an endpoint answers for a chain: its body and the meta of the window it comes from. */
+type Load = (chainId: number) => Promise<{ body: string; meta: ReportMeta }>
+
+/** The loader of one fee endpoint: its part of the chain's report (serialised once per block). */
+const reportPart =
+  (endpoint: Endpoint): Load =>
+  async (chainId) => {
+    const { bodies, meta } = await getFeeReport(chainId)
+    return { body: bodies[endpoint], meta }
+  }
+
+/** A GET handler for one endpoint: check the identity and the rate limit, parse the chain id, answer the loader's body with the window's headers. */
+function jsonEndpoint(route: string, load: Load) {
   return async function GET(request: Request, context: RouteContext): Promise<Response> {
     const started = performance.now()
     let limits: Record<string, string> = {}
@@ -131,12 +142,12 @@ export function feeEndpoint(endpoint: Endpoint) {
       key = await requireIdentity(request)
       limits = await consumeRateLimit(key)
       chainId = (await context.params).chainId
-      const { bodies, meta } = await getFeeReport(parseChainId(chainId))
+      const { body, meta } = await load(parseChainId(chainId))
       return observe(
-        endpoint,
+        route,
         request,
         started,
-        new Response(bodies[endpoint], {
+        new Response(body, {
           status: 200,
           headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta), ...limits },
         }),
@@ -146,7 +157,7 @@ export function feeEndpoint(endpoint: Endpoint) {
     } catch (err) {
       const res = toErrorResponse(err)
       for (const [k, v] of Object.entries(limits)) res.headers.set(k, v)
-      return observe(endpoint, request, started, res, chainId, key)
+      return observe(route, request, started, res, chainId, key)
     }
   }
 }
@@ -161,10 +172,10 @@ export function options(): Response {
   return new Response(null, { status: 204, headers: { allow: ALLOWED_METHODS } })
 }
 
-/** Every method of a fee endpoint's route: GET answers, OPTIONS lists, writes get 405. */
-export function feeRoute(endpoint: Endpoint) {
+/** Every method of a read-only route: GET answers, OPTIONS lists, writes get 405. */
+function readOnlyRoute<G>(GET: G) {
   return {
-    GET: feeEndpoint(endpoint),
+    GET,
     OPTIONS: options,
     POST: methodNotAllowed,
     PUT: methodNotAllowed,
@@ -172,3 +183,9 @@ export function feeRoute(endpoint: Endpoint) {
     DELETE: methodNotAllowed,
   }
 }
+
+/** Every method of a fee endpoint's route. */
+export const feeRoute = (endpoint: Endpoint) => readOnlyRoute(jsonEndpoint(endpoint, reportPart(endpoint)))
+
+/** Every method of GET /networks/{chainId}/accuracy: the service's measured accuracy over the window it serves. */
+export const accuracyRoute = () => readOnlyRoute(jsonEndpoint('accuracy', getAccuracyReport))

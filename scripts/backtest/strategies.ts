@@ -1,21 +1,9 @@
 import { BACKTEST_PERCENTILES, type BlockStats } from './block-stats'
-import { chainFeePolicy } from '../../lib/core/chain-policy'
-import { estimateLevels, REWARD_PERCENTILES } from '../../lib/core/estimator'
+import { ours, type Strategy, type StrategyView, type Suggestion } from '../../lib/core/backtest'
 import { median, sortAscending } from '../../lib/core/statistics'
-import type { FeeData, Urgency } from '../../lib/core/types'
+import type { Urgency } from '../../lib/core/types'
 
-/** One level's suggestion: wei and ms. */
-export type Suggestion = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; minWaitMs: number; maxWaitMs: number }
-
-/** What a strategy sees at block N: blocks up to N (oldest first), the node's next base fee, the interval. */
-/** What a strategy sees at block N: the blocks up to N, the next base fee, the interval, and the chain (for its fee policy). */
-export type StrategyView = { blocks: readonly BlockStats[]; nextBaseFee: bigint; intervalMs: number; chainId: number }
-
-export type Strategy = {
-  name: string
-  description: string
-  suggest(view: StrategyView): Record<Urgency, Suggestion>
-}
+export { ours, type Strategy, type StrategyView, type Suggestion } from '../../lib/core/backtest'
 
 const GWEI = 1_000_000_000n
 const col = (p: number) => BACKTEST_PERCENTILES.indexOf(p as (typeof BACKTEST_PERCENTILES)[number])
@@ -25,34 +13,6 @@ const latest = (v: StrategyView) => {
   const b = v.blocks.at(-1)
   if (!b) throw new RangeError('a strategy needs at least one block')
   return b
-}
-
-/** Our estimator, fed exactly what the live service reads (the last 500 blocks as eth_feeHistory reports them). */
-export const ours: Strategy = {
-  name: 'ours',
-  description: 'this service (lib/core/estimator.ts)',
-  suggest(v) {
-    const window = v.blocks.slice(-500)
-    const data: FeeData = {
-      baseFees: window.map((b) => b.baseFee),
-      nextBaseFee: v.nextBaseFee,
-      gasUsedRatio: window.map((b) => b.gasUsedRatio),
-      rewardPercentiles: [...REWARD_PERCENTILES],
-      rewards: window.map((b) => REWARD_PERCENTILES.map((p) => reward(b, p))),
-      blockIntervalMs: v.intervalMs,
-    }
-    const levels = estimateLevels(data, chainFeePolicy(v.chainId))
-    const out = {} as Record<Urgency, Suggestion>
-    for (const l of ['low', 'medium', 'high'] as const) {
-      out[l] = {
-        maxFeePerGas: levels[l].maxFeePerGas,
-        maxPriorityFeePerGas: levels[l].maxPriorityFeePerGas,
-        minWaitMs: levels[l].minWaitTimeMs,
-        maxWaitMs: levels[l].maxWaitTimeMs,
-      }
-    }
-    return out
-  },
 }
 
 /**

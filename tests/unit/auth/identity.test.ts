@@ -33,9 +33,9 @@ describe('identity forwarded by the middleware', () => {
 describe('handlers fail closed', () => {
   test("error: a request that reaches a handler without the middleware's identity is 401, before any work", async () => {
     process.env.API_KEYS = SETTING
-    const { feeEndpoint } = await import('@/lib/http/respond')
+    const { feeRoute } = await import('@/lib/http/respond')
     const { metricsResponse } = await import('@/lib/http/metrics')
-    const GET = feeEndpoint('busyThreshold')
+    const { GET } = feeRoute('busyThreshold')
     const context = { params: Promise.resolve({ chainId: '1' }) }
     const cases: Record<string, string>[] = [
       {},

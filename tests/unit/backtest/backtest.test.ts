@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { firstInclusion, promisedBlocks, runBacktest, trial } from '@/scripts/backtest/backtest'
+import { firstInclusion, promisedBlocks, runBacktest, trial } from '@/lib/core/backtest'
 import {
   BACKTEST_PERCENTILES,
   JUDGES,

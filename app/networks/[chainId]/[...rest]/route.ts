@@ -5,7 +5,9 @@ import { toErrorResponse } from '@/lib/http/respond'
 export const dynamic = 'force-dynamic'
 
 function notFound(): Response {
-  return toErrorResponse(new NotFoundError('No such endpoint. Use suggestedGasFees, busyThreshold, baseFeePercentile or baseFeeHistory.'))
+  return toErrorResponse(
+    new NotFoundError('No such endpoint. Use suggestedGasFees, busyThreshold, baseFeePercentile, baseFeeHistory, accuracy or stream.'),
+  )
 }
 
 export const GET = notFound

@@ -1,8 +1,63 @@
-import { judgeNamed, OPENCHAINBENCH_PERCENTILE, realizedTip, type BlockStats, type Judge } from './block-stats'
-import { chainFeePolicy } from '../../lib/core/chain-policy'
-import { LEVEL_SETTINGS } from '../../lib/core/estimator'
-import type { Strategy, Suggestion } from './strategies'
-import type { Urgency } from '../../lib/core/types'
+/**
+ * The backtest: each strategy's suggestion at block N judged on the blocks after N by the inclusion
+ * rule and a judge (./judge.ts). `npm run backtest` runs it on recordings (scripts/backtest); the
+ * service runs the same code on its live window for GET /networks/{chainId}/accuracy
+ * (./accuracy.ts), so the offline and live numbers agree on the same blocks.
+ */
+import { BACKTEST_PERCENTILES, judgeNamed, OPENCHAINBENCH_PERCENTILE, realizedTip, type BlockStats, type Judge } from './judge'
+import { chainFeePolicy, type ChainFeePolicy } from './chain-policy'
+import { estimateLevels, LEVEL_SETTINGS, REWARD_PERCENTILES } from './estimator'
+import type { FeeData, Urgency } from './types'
+
+/** One level's suggestion: wei and ms. */
+export type Suggestion = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; minWaitMs: number; maxWaitMs: number }
+
+/** What a strategy sees at block N: the blocks up to N, the next base fee, the interval, and the chain (for its fee policy). */
+export type StrategyView = {
+  blocks: readonly BlockStats[]
+  nextBaseFee: bigint
+  intervalMs: number
+  chainId: number
+  /** The chain's fee policy (default: its built-in row, chainFeePolicy(chainId)). */
+  policy?: ChainFeePolicy
+}
+
+export type Strategy = {
+  name: string
+  description: string
+  suggest(view: StrategyView): Record<Urgency, Suggestion>
+}
+
+const col = (p: number) => BACKTEST_PERCENTILES.indexOf(p as (typeof BACKTEST_PERCENTILES)[number])
+const reward = (b: BlockStats, p: number) => b.rewards[col(p)] ?? 0n
+
+/** Our estimator, fed exactly what the live service reads (the last 500 blocks as eth_feeHistory reports them). */
+export const ours: Strategy = {
+  name: 'ours',
+  description: 'this service (lib/core/estimator.ts)',
+  suggest(v) {
+    const window = v.blocks.slice(-500)
+    const data: FeeData = {
+      baseFees: window.map((b) => b.baseFee),
+      nextBaseFee: v.nextBaseFee,
+      gasUsedRatio: window.map((b) => b.gasUsedRatio),
+      rewardPercentiles: [...REWARD_PERCENTILES],
+      rewards: window.map((b) => REWARD_PERCENTILES.map((p) => reward(b, p))),
+      blockIntervalMs: v.intervalMs,
+    }
+    const levels = estimateLevels(data, v.policy ?? chainFeePolicy(v.chainId))
+    const out = {} as Record<Urgency, Suggestion>
+    for (const l of ['low', 'medium', 'high'] as const) {
+      out[l] = {
+        maxFeePerGas: levels[l].maxFeePerGas,
+        maxPriorityFeePerGas: levels[l].maxPriorityFeePerGas,
+        minWaitMs: levels[l].minWaitTimeMs,
+        maxWaitMs: levels[l].maxWaitTimeMs,
+      }
+    }
+    return out
+  },
+}
 
 /** Outcome of one suggestion sent right after block N. */
 export type Trial = {
@@ -92,6 +147,8 @@ export type LevelMetrics = {
   medianOverpayment: number | null
   p90Overpayment: number | null
   meanWaitBlocks: number | null
+  /** Median blocks until inclusion, over the trials included within the horizon (null: none was). */
+  medianWaitBlocks: number | null
   /** OpenChainBench's gap (gwei), median and 99th percentile; null in base-fee mode. */
   medianGapGwei: number | null
   p99GapGwei: number | null
@@ -138,11 +195,14 @@ export function runBacktest(opts: {
   chainId: number
   judge?: Judge
   lagBlocks?: number
+  /** The chain's fee policy (default: its built-in row): its minimum tip floors every judge. */
+  policy?: ChainFeePolicy
 }): BacktestResult {
   const { blocks, intervalMs, mode } = opts
   const judge = opts.judge ?? judgeNamed('lenient')
   const lag = opts.lagBlocks ?? 0
-  const minTip = chainFeePolicy(opts.chainId).minPriorityFeeWei
+  const policy = opts.policy ?? chainFeePolicy(opts.chainId)
+  const minTip = policy.minPriorityFeeWei
   const demanded: Demand = (b) => judge.demanded(b, minTip)
   const levels = ['low', 'medium', 'high'] as const
   const trials = new Map<string, Trial[]>()
@@ -155,7 +215,7 @@ export function runBacktest(opts: {
     // the last block has no next base fee to give a strategy, nor a block to be judged on
     const reported = blocks[seen + 1]
     if (!reported || !blocks[n + 1]) break
-    const view = { blocks: blocks.slice(0, seen + 1), nextBaseFee: reported.baseFee, intervalMs, chainId: opts.chainId }
+    const view = { blocks: blocks.slice(0, seen + 1), nextBaseFee: reported.baseFee, intervalMs, chainId: opts.chainId, policy }
     let judged = false
     for (const strategy of opts.strategies) {
       const sug = strategy.suggest(view)
@@ -201,6 +261,7 @@ export function runBacktest(opts: {
         medianOverpayment: mode === 'fees' ? quantile(overpay, 0.5) : null,
         p90Overpayment: mode === 'fees' ? quantile(overpay, 0.9) : null,
         meanWaitBlocks: waits.length ? waits.reduce((a, b) => a + b, 0) / waits.length : null,
+        medianWaitBlocks: quantile(waits, 0.5),
         medianGapGwei: mode === 'fees' ? quantile(gaps, 0.5) : null,
         p99GapGwei: mode === 'fees' ? quantile(gaps, 0.99) : null,
       })
