@@ -126,6 +126,14 @@ export const ServerEnvSchema = z.object({
         }),
       ),
     ),
+  /** Concurrent streams (GET /networks/{chainId}/stream) one API key may hold per instance; 0: none. */
+  STREAM_MAX_PER_KEY: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  /** Longest a stream stays open before the server ends it and the client reconnects, seconds (the stream route's maxDuration is 300). */
+  STREAM_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(280),
+  /** Seconds between heartbeat comments on an idle stream. */
+  STREAM_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
+  /** Bytes a stream may have waiting for a slow client before the client is dropped. */
+  STREAM_BUFFER_BYTES: z.coerce.number().int().min(1_024).max(67_108_864).default(262_144),
   /** One JSON log line per API request (default true). */
   REQUEST_LOG: booleanFlag.transform((v) => v ?? true),
   /**
@@ -172,6 +180,10 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     REDIS_URL: source.REDIS_URL || undefined,
     REDIS_TIMEOUT_MS: source.REDIS_TIMEOUT_MS || undefined,
     REQUEST_LOG: source.REQUEST_LOG,
+    STREAM_MAX_PER_KEY: source.STREAM_MAX_PER_KEY || undefined,
+    STREAM_MAX_SECONDS: source.STREAM_MAX_SECONDS || undefined,
+    STREAM_HEARTBEAT_SECONDS: source.STREAM_HEARTBEAT_SECONDS || undefined,
+    STREAM_BUFFER_BYTES: source.STREAM_BUFFER_BYTES || undefined,
     CHAIN_FEE_POLICIES: source.CHAIN_FEE_POLICIES || undefined,
     rpcUrls,
   })

@@ -78,3 +78,12 @@ export class RateLimitedError extends Error {
     super(`Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key; retry in ${retryAfterSeconds} s.`)
   }
 }
+
+/** An API key already holds as many streams as it may (STREAM_MAX_PER_KEY). */
+export class TooManyStreamsError extends Error {
+  override name = 'TooManyStreamsError'
+  readonly retryAfterSeconds = 5
+  constructor(limit: number) {
+    super(`This API key already holds ${limit} open stream${limit === 1 ? '' : 's'}, the most it may; close one, or retry in 5 s.`)
+  }
+}

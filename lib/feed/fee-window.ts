@@ -46,6 +46,26 @@ const redisWindowStore = (scope: string): SharedWindowStore => ({
 })
 
 const states = processSingleton('fee-window-state', () => new Map<number, ChainState>())
+const watchers = processSingleton('fee-window-watchers', () => new Set<(chainId: number) => void>())
+
+/**
+ * Calls `listener(chainId)` whenever this process takes a newer window for a chain or a read of it
+ * fails (the stream pushes on it). Returns the function that stops it.
+ */
+export function watchWindows(listener: (chainId: number) => void): () => void {
+  watchers.add(listener)
+  return () => watchers.delete(listener)
+}
+
+function notify(chainId: number): void {
+  for (const w of watchers) {
+    try {
+      w(chainId)
+    } catch {
+      // a watcher's failure is its own
+    }
+  }
+}
 
 function stateOf(chain: ChainConfig): ChainState {
   let st = states.get(chain.id)
@@ -118,6 +138,7 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
       .then((w) => {
         if (!st.window || w.fetchedAt >= st.window.fetchedAt) st.window = w
         st.failure = undefined
+        notify(chainId)
         return w
       })
       .finally(() => {
@@ -257,11 +278,13 @@ async function refresh(st: ChainState, chain: ChainConfig, started: number): Pro
       st.window = window
       // a window read after the failure (here, or by another instance through the cache) ends it
       st.failure = undefined
+      notify(chain.id)
     }
     return served(st, window, false)
   } catch (err) {
     const error = err instanceof Error ? err : new UpstreamUnavailableError('The upstream read failed.')
     st.failure = { error, until: Date.now() + backoffMs(error instanceof FeeMarketUnsupportedError, st.window !== undefined) }
+    notify(chain.id)
     // a chain that once served a window is not declared non-EIP-1559 by one odd answer: the last good
     // window, marked stale, while it is young enough
     if (st.window && Date.now() - st.window.fetchedAt <= getServerEnv().MAX_STALE_SECONDS * 1000) return served(st, st.window, true)

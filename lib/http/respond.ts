@@ -13,6 +13,7 @@ import {
   MethodNotAllowedError,
   NotFoundError,
   RateLimitedError,
+  TooManyStreamsError,
   UnauthenticatedError,
   UnsupportedChainError,
   UpstreamBadResponseError,
@@ -37,6 +38,7 @@ export function toErrorResponse(err: unknown): Response {
   if (err instanceof RateLimitedError) {
     return errorJson(429, err.message, { ...err.headers, 'retry-after': String(err.retryAfterSeconds) })
   }
+  if (err instanceof TooManyStreamsError) return errorJson(429, err.message, { 'retry-after': String(err.retryAfterSeconds) })
   if (err instanceof MethodNotAllowedError) return errorJson(405, err.message, { allow: ALLOWED_METHODS })
   if (err instanceof UpstreamBadResponseError) {
     logError(err)
@@ -76,7 +78,7 @@ export function freshnessHeaders(meta: ReportMeta, now = Date.now()): Record<str
   return headers
 }
 
-type RouteContext = { params: Promise<{ chainId: string }> }
+export type RouteContext = { params: Promise<{ chainId: string }> }
 
 /**
  * The API key the middleware verified, from its signed header. Fails closed: a request that reached a
@@ -93,7 +95,7 @@ export async function requireIdentity(request: Request): Promise<string> {
  * Counts an answer for /metrics and, unless REQUEST_LOG=false, logs it as one JSON line: route,
  * chain, status, duration, the API key's name (never its secret), block and staleness.
  */
-function observe(route: string, request: Request, started: number, res: Response, chainId?: string, key?: string): Response {
+export function observe(route: string, request: Request, started: number, res: Response, chainId?: string, key?: string): Response {
   count('gas_api_requests_total', { route, status: res.status })
   let log = false
   try {

@@ -1,0 +1,301 @@
+import 'server-only'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { getChain } from '../chains/registry'
+import { FeeMarketUnsupportedError, InvalidChainIdError, TooManyStreamsError, UnsupportedChainError } from '../core/errors'
+import { processSingleton } from '../core/process-singleton'
+import { getServerEnv } from '../env'
+import { watchWindows } from '../feed/fee-window'
+import { getFeeReport } from '../fees'
+import { count } from '../metrics/registry'
+import { consumeRateLimit } from '../ratelimit'
+import { parseChainId } from './chain-id'
+import { observe, requireIdentity, toErrorResponse, type RouteContext } from './respond'
+
+/**
+ * GET /networks/{chainId}/stream: Server-Sent Events, one `fees` event per new window.
+ *
+ * One hub per chain per process holds the subscribers. It does not read the node itself: it asks the
+ * feed (getFeeReport) for the chain's report, which reads at most once per block interval however
+ * many ask (the same single-flight and cache the REST endpoints use), and pushes when the feed takes
+ * a newer window or a read fails. Each event is serialised and encoded once and the same bytes are
+ * queued to every subscriber. A subscriber with more than STREAM_BUFFER_BYTES waiting is dropped.
+ */
+
+const encoder = new TextEncoder()
+
+/** Runs a function in the async context of the request it was captured in (Next's request stores: unstable_cache, after()). */
+type Drive = <R>(fn: () => R) => R
+
+type Subscriber = {
+  key: string
+  controller: ReadableStreamDefaultController<Uint8Array>
+  drive: Drive
+  /** When the server ends the stream (STREAM_MAX_SECONDS after it opened), ms since the epoch. */
+  until: number
+  /** The state (event key) this subscriber was last sent. */
+  lastKey?: string
+  closed: boolean
+  close(reason: 'client' | 'duration' | 'slow'): void
+}
+
+type Hub = {
+  chainId: number
+  subscribers: Set<Subscriber>
+  timer?: ReturnType<typeof setTimeout>
+  /** The tick under way, and whether another was asked for meanwhile. */
+  ticking?: Promise<void>
+  again?: boolean
+  lastBeat: number
+  /** The last state sent, its bytes, and the block interval it came with. */
+  last?: { key: string; bytes: Uint8Array; intervalMs: number }
+  stopWatching: () => void
+}
+
+const hubs = processSingleton('stream-hubs', () => new Map<number, Hub>())
+const perKey = processSingleton('stream-keys', () => new Map<string, number>())
+
+/** Open streams per chain on this instance (for /metrics). */
+export function openStreams(): { chainId: number; streams: number }[] {
+  return [...hubs.values()].map((h) => ({ chainId: h.chainId, streams: h.subscribers.size }))
+}
+
+/** The `fees` event of a report: the four endpoint bodies as the REST endpoints serve them for the same block. */
+export function feesEvent(
+  blockNumber: number,
+  stale: boolean,
+  bodies: Record<'suggestedGasFees' | 'busyThreshold' | 'baseFeePercentile' | 'baseFeeHistory', string>,
+): string {
+  const data = `{"blockNumber":${blockNumber},"stale":${stale},"suggestedGasFees":${bodies.suggestedGasFees},"busyThreshold":${bodies.busyThreshold},"baseFeePercentile":${bodies.baseFeePercentile},"baseFeeHistory":${bodies.baseFeeHistory}}`
+  return `event: fees\nid: ${blockNumber}\ndata: ${data}\n\n`
+}
+
+/** The `error` event: the JSON error body the REST endpoints would answer (one line: JSON.stringify never emits a newline). */
+export function errorEvent(body: string): string {
+  return `event: error\ndata: ${body.replace(/\n/g, ' ')}\n\n`
+}
+
+/** The chain's current state as an event: its key (what changed) and, built only when asked, its bytes. */
+async function currentState(
+  chainId: number,
+  knownKey: string | undefined,
+): Promise<{ key: string; intervalMs?: number; bytes?: Uint8Array; error?: unknown }> {
+  try {
+    const { bodies, meta } = await getFeeReport(chainId)
+    const key = `fees:${meta.blockNumber}:${meta.stale}`
+    if (key === knownKey) return { key, intervalMs: meta.blockIntervalMs }
+    return { key, intervalMs: meta.blockIntervalMs, bytes: encoder.encode(feesEvent(meta.blockNumber, meta.stale, bodies)) }
+  } catch (err) {
+    const key = `error:${err instanceof Error ? `${err.name}:${err.message}` : String(err)}`
+    if (key === knownKey) return { key, error: err }
+    // toErrorResponse logs upstream errors: once per new error, not once per tick
+    const body = await toErrorResponse(err).text()
+    return { key, bytes: encoder.encode(errorEvent(body)), error: err }
+  }
+}
+
+/** Queues bytes to a subscriber; drops it when more than STREAM_BUFFER_BYTES would be waiting. */
+function send(sub: Subscriber, bytes: Uint8Array): boolean {
+  if (sub.closed) return false
+  try {
+    sub.controller.enqueue(bytes)
+  } catch {
+    sub.close('client')
+    return false
+  }
+  const room = sub.controller.desiredSize
+  if (room !== null && room < 0) {
+    sub.close('slow')
+    return false
+  }
+  return true
+}
+
+const tickMs = (hub: Hub) => Math.min(1_000, Math.max(100, (hub.last?.intervalMs ?? 2_000) / 4))
+
+/** One look at the chain: push the state to every subscriber that has not had it. */
+async function tick(hub: Hub): Promise<void> {
+  const driver = [...hub.subscribers].at(-1)
+  if (!driver) return
+  const state = await driver.drive(() => currentState(hub.chainId, hub.last?.key))
+  if (state.bytes) hub.last = { key: state.key, bytes: state.bytes, intervalMs: state.intervalMs ?? hub.last?.intervalMs ?? 2_000 }
+  const last = hub.last
+  if (!last || last.key !== state.key) return
+  const event = last.key.startsWith('error:') ? 'error' : 'fees'
+  for (const sub of hub.subscribers) {
+    if (sub.lastKey === last.key) continue
+    if (send(sub, last.bytes)) {
+      sub.lastKey = last.key
+      count('gas_api_stream_events_total', { chain: hub.chainId, event })
+    }
+  }
+}
+
+function schedule(hub: Hub): void {
+  if (hub.ticking) {
+    hub.again = true
+    return
+  }
+  hub.ticking = tick(hub)
+    .catch(() => {})
+    .finally(() => {
+      hub.ticking = undefined
+      if (hub.again) {
+        hub.again = false
+        schedule(hub)
+      }
+    })
+}
+
+const HEARTBEAT = encoder.encode(': keep-alive\n\n')
+
+/** The hub's clock: ends streams past their duration, sends heartbeats, and looks at the chain (which starts the next read when the window expires). */
+function arm(hub: Hub): void {
+  hub.timer = setTimeout(() => {
+    const now = Date.now()
+    for (const sub of hub.subscribers) if (now >= sub.until) sub.close('duration')
+    if (hub.subscribers.size === 0) return stop(hub)
+    if (now - hub.lastBeat >= getServerEnv().STREAM_HEARTBEAT_SECONDS * 1000) {
+      hub.lastBeat = now
+      for (const sub of hub.subscribers) send(sub, HEARTBEAT)
+    }
+    schedule(hub)
+    arm(hub)
+  }, tickMs(hub))
+  hub.timer.unref?.()
+}
+
+function stop(hub: Hub): void {
+  if (hub.timer) clearTimeout(hub.timer)
+  hub.stopWatching()
+  hubs.delete(hub.chainId)
+}
+
+function hubOf(chainId: number): Hub {
+  let hub = hubs.get(chainId)
+  if (!hub) {
+    const created: Hub = {
+      chainId,
+      subscribers: new Set(),
+      lastBeat: Date.now(),
+      stopWatching: watchWindows((id) => {
+        if (id === chainId) schedule(created)
+      }),
+    }
+    hubs.set(chainId, (hub = created))
+    arm(hub)
+  }
+  return hub
+}
+
+/** Client errors are answered before a stream opens; upstream failures are sent on it. */
+const isClientError = (err: unknown) =>
+  err instanceof InvalidChainIdError || err instanceof UnsupportedChainError || err instanceof FeeMarketUnsupportedError
+
+/**
+ * The stream route's GET. Auth, rate limit (opening a stream counts as one request), the per-key
+ * stream limit, then the current state at once and every change after it.
+ */
+export async function streamGET(request: Request, context: RouteContext): Promise<Response> {
+  const started = performance.now()
+  let limits: Record<string, string> = {}
+  let chainParam: string | undefined
+  let key: string | undefined
+  let held = false
+  try {
+    key = await requireIdentity(request)
+    limits = await consumeRateLimit(key)
+    chainParam = (await context.params).chainId
+    const chainId = parseChainId(chainParam)
+    if (!getChain(chainId)) throw new UnsupportedChainError(chainId)
+    const env = getServerEnv()
+    const holding = perKey.get(key) ?? 0
+    if (holding >= env.STREAM_MAX_PER_KEY) throw new TooManyStreamsError(env.STREAM_MAX_PER_KEY)
+    perKey.set(key, holding + 1)
+    held = true
+    // the current state before the stream opens: a chain that cannot have a fee market is a 400, not a stream
+    const first = await currentState(chainId, undefined)
+    if (isClientError(first.error)) throw first.error
+    const res = openStream(request, chainId, key, first, env)
+    held = false // the stream releases it when it ends
+    return observe('stream', request, started, withHeaders(res, limits), chainParam, key)
+  } catch (err) {
+    if (held && key !== undefined) release(key)
+    return observe('stream', request, started, withHeaders(toErrorResponse(err), limits), chainParam, key)
+  }
+}
+
+function withHeaders(res: Response, headers: Record<string, string>): Response {
+  for (const [k, v] of Object.entries(headers)) res.headers.set(k, v)
+  return res
+}
+
+function release(key: string): void {
+  const n = (perKey.get(key) ?? 1) - 1
+  if (n <= 0) perKey.delete(key)
+  else perKey.set(key, n)
+}
+
+function openStream(
+  request: Request,
+  chainId: number,
+  key: string,
+  first: { key: string; bytes?: Uint8Array },
+  env: ReturnType<typeof getServerEnv>,
+): Response {
+  const drive = AsyncLocalStorage.snapshot() as Drive
+  let sub: Subscriber | undefined
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const hub = hubOf(chainId)
+        const s: Subscriber = {
+          key,
+          controller,
+          drive,
+          until: Date.now() + env.STREAM_MAX_SECONDS * 1000,
+          closed: false,
+          close(reason) {
+            if (s.closed) return
+            s.closed = true
+            hub.subscribers.delete(s)
+            release(key)
+            count('gas_api_stream_closed_total', { chain: chainId, reason })
+            try {
+              if (reason === 'slow') controller.error(new Error('The client reads too slowly.'))
+              else if (reason === 'duration') controller.close()
+            } catch {
+              // already closed by the client
+            }
+            if (hub.subscribers.size === 0) stop(hub)
+          },
+        }
+        sub = s
+        // how soon an EventSource reconnects after the stream ends (STREAM_MAX_SECONDS) or breaks, ms
+        controller.enqueue(
+          encoder.encode(`retry: 1000\n: stream of chain ${chainId}; it ends after ${env.STREAM_MAX_SECONDS} s, reconnect then\n\n`),
+        )
+        if (first.bytes) {
+          controller.enqueue(first.bytes)
+          s.lastKey = first.key
+          count('gas_api_stream_events_total', { chain: chainId, event: first.key.startsWith('error:') ? 'error' : 'fees' })
+        }
+        hub.subscribers.add(s)
+        request.signal.addEventListener('abort', () => s.close('client'), { once: true })
+      },
+      cancel() {
+        sub?.close('client')
+      },
+    },
+    { highWaterMark: env.STREAM_BUFFER_BYTES, size: (chunk) => chunk.byteLength },
+  )
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store, no-transform',
+      // nginx and similar proxies: pass events through as they come
+      'x-accel-buffering': 'no',
+      'x-chain-id': String(chainId),
+    },
+  })
+}

@@ -1,0 +1,219 @@
+// GET /networks/{chainId}/stream end to end: `next start` against a live anvil devnet behind a
+// counting proxy, and a fake node that a test breaks and mends.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startCountingProxy, type CountingProxy } from '@/scripts/devnet/counting-proxy'
+import { startDevnet, type Devnet } from '@/scripts/devnet/devnet'
+import { startService, type Service } from '@/scripts/devnet/service'
+import { openSse, type SseEvent, type SseStream } from '@/scripts/stream/sse-client'
+import { ErrorBodySchema } from '@/lib/core/schemas'
+import { startFakeRpc, type FakeRpc } from '../support/fake-rpc'
+import { fakeNodeChain } from '../support/mainnet-blocks'
+import { basic, eventually } from './helpers'
+
+const LIVE = 31_401
+const FLAKY = 31_402
+const LOAD: [string, string] = ['stream-load', 'stream-load-secret-0123456789']
+const OTHER: [string, string] = ['stream-other', 'stream-other-secret-0123456789']
+const STREAMS_PER_KEY = 200
+const MAX_STALE_SECONDS = 3
+
+let devnet: Devnet
+let proxy: CountingProxy
+let flaky: FakeRpc
+let service: Service
+const open: SseStream[] = []
+
+type FeesData = {
+  blockNumber: number
+  stale: boolean
+  suggestedGasFees: unknown
+  busyThreshold: unknown
+  baseFeePercentile: unknown
+  baseFeeHistory: unknown
+}
+
+async function stream(chainId: number, cred = OTHER, headers: Record<string, string> = {}): Promise<SseStream> {
+  const s = await openSse(`${service.url}/networks/${chainId}/stream`, { authorization: basic(cred), ...headers })
+  open.push(s)
+  return s
+}
+const fees = (e: SseEvent) => JSON.parse(e.data) as FeesData
+const isFees = (e: SseEvent) => e.event === 'fees'
+const feeHistoryReads = () => proxy.counts().eth_feeHistory ?? 0
+const setMode = (mode: string) => fetch(`${flaky.url}/__mode/${mode}`, { method: 'POST' })
+
+async function rest(chainId: number, endpoint: string) {
+  const res = await fetch(`${service.url}/networks/${chainId}/${endpoint}`, { headers: { authorization: basic(OTHER) } })
+  return {
+    block: Number(res.headers.get('x-block-number')),
+    stale: res.headers.get('x-data-stale') === 'true',
+    body: (await res.json()) as unknown,
+  }
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet({ chainId: LIVE, blockTimeSec: 1, seedBlocks: 520 })
+  proxy = await startCountingProxy(devnet.url)
+  flaky = await startFakeRpc({ chainId: FLAKY, ...fakeNodeChain(1) })
+  service = await startService({
+    env: {
+      API_KEYS: `${LOAD.join(':')}, ${OTHER.join(':')}`,
+      RATE_LIMITS: `${LOAD[0]}=0, ${OTHER[0]}=0`,
+      USE_PUBLIC_RPCS: 'false',
+      REQUEST_LOG: 'false',
+      RPC_TIMEOUT_MS: '1000',
+      MAX_STALE_SECONDS: String(MAX_STALE_SECONDS),
+      MAX_HEAD_AGE_SECONDS: '0',
+      STREAM_MAX_PER_KEY: String(STREAMS_PER_KEY),
+      [`RPC_URL_${LIVE}`]: proxy.url,
+      [`RPC_URL_${FLAKY}`]: flaky.url,
+    },
+  })
+}, 180_000)
+
+afterAll(async () => {
+  for (const s of open) s.close()
+  for (const stop of [service?.stop, proxy?.close, flaky?.close, devnet?.stop]) await stop?.().catch(() => {})
+})
+
+describe('GET /networks/{chainId}/stream', () => {
+  test('default: an event stream whose first `fees` event comes at once, then one per new block, each equal to the REST answers for its block', async () => {
+    const s = await stream(LIVE)
+    expect(s.status).toBe(200)
+    expect(s.headers['content-type']).toMatch(/^text\/event-stream/)
+    const first = await s.next(isFees, 10_000)
+    expect(Number(first.id)).toBe(fees(first).blockNumber)
+    expect(Object.keys(fees(first))).toEqual([
+      'blockNumber',
+      'stale',
+      'suggestedGasFees',
+      'busyThreshold',
+      'baseFeePercentile',
+      'baseFeeHistory',
+    ])
+    // events for later blocks; the REST answers fetched right after an event are for its block when the
+    // service has not moved on in between: those are compared body for body
+    let compared = 0
+    let index = s.events.indexOf(first)
+    await eventually(
+      async () => {
+        const e = await s.next(isFees, 10_000, index)
+        index = s.events.indexOf(e) + 1
+        const data = fees(e)
+        const answers = await Promise.all(
+          (['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory'] as const).map(
+            async (k) => [k, await rest(LIVE, k)] as const,
+          ),
+        )
+        if (answers.every(([, a]) => a.block === data.blockNumber && a.stale === data.stale)) {
+          for (const [k, a] of answers) expect(data[k], k).toEqual(a.body)
+          compared++
+        }
+        return compared >= 3 ? true : undefined
+      },
+      'three events matched against the REST answers for their block',
+      60_000,
+      0,
+    )
+    // one event per new window: block numbers only go up, never the same block twice with the same staleness
+    const seen = s.events.filter(isFees).map((e) => `${fees(e).blockNumber}:${fees(e).stale}`)
+    expect(new Set(seen).size).toBe(seen.length)
+    const blocks = s.events.filter(isFees).map((e) => fees(e).blockNumber)
+    for (let i = 1; i < blocks.length; i++) expect(blocks[i]!).toBeGreaterThanOrEqual(blocks[i - 1]!)
+    s.close()
+  })
+
+  test("behavior: 200 concurrent streams cost no extra upstream reads: at most one eth_feeHistory per new block, and each stream gets every block's event", async () => {
+    const streams = await Promise.all(Array.from({ length: STREAMS_PER_KEY }, () => stream(LIVE, LOAD)))
+    expect(streams.every((s) => s.status === 200)).toBe(true)
+    await Promise.all(streams.map((s) => s.next(isFees, 20_000)))
+    const readsBefore = feeHistoryReads()
+    const startBlock = Math.max(...streams.map((s) => fees(s.events.filter(isFees).at(-1)!).blockNumber))
+    // wait until every stream has an event at least 5 blocks later
+    await Promise.all(streams.map((s) => s.next((e) => isFees(e) && fees(e).blockNumber >= startBlock + 5, 60_000)))
+    const reads = feeHistoryReads() - readsBefore
+    const endBlock = Math.max(...streams.map((s) => fees(s.events.filter(isFees).at(-1)!).blockNumber))
+    // one read per new block at most (+1: a read may be under way at either end of the period), whatever the number of streams
+    expect(reads).toBeLessThanOrEqual(endBlock - startBlock + 1)
+    expect(reads).toBeGreaterThan(0)
+    // every stream got the same events for the blocks of the period
+    const ids = (s: SseStream) =>
+      s.events.filter((e) => isFees(e) && Number(e.id) > startBlock && Number(e.id) <= startBlock + 5).map((e) => e.id)
+    const reference = ids(streams[0]!)
+    expect(reference.length).toBeGreaterThan(0)
+    for (const s of streams) expect(ids(s)).toEqual(reference)
+
+    // the per-key limit: the 201st stream of this key is refused, another key's is not
+    const refused = await stream(LIVE, LOAD)
+    expect(refused.status).toBe(429)
+    const body = ErrorBodySchema.parse(JSON.parse(await refused.body))
+    expect(body.statusCode).toBe(429)
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+    const other = await stream(LIVE, OTHER)
+    expect(other.status).toBe(200)
+    other.close()
+    // a closed stream frees its slot
+    streams[0]!.close()
+    await eventually(async () => {
+      const again = await stream(LIVE, LOAD)
+      if (again.status === 200) return true
+      again.close()
+      return undefined
+    }, 'a slot freed by a closed stream')
+    for (const s of streams) s.close()
+  })
+
+  test('behavior: Last-Event-ID gets the current window, not a replay of the blocks missed', async () => {
+    const s = await stream(LIVE)
+    const first = await s.next(isFees, 10_000)
+    s.close()
+    // miss a few blocks
+    const missed = Number(first.id)
+    await eventually(async () => ((await rest(LIVE, 'busyThreshold')).block >= missed + 3 ? true : undefined), 'three blocks missed')
+    const again = await stream(LIVE, OTHER, { 'last-event-id': String(missed) })
+    const resumed = await again.next(isFees, 10_000)
+    expect(Number(resumed.id)).toBeGreaterThanOrEqual(missed + 3)
+    // nothing between the missed block and the current one was replayed
+    expect(again.events.filter((e) => isFees(e) && Number(e.id) < Number(resumed.id))).toEqual([])
+    again.close()
+  })
+
+  test('behavior: a node failure shows as stale, then as `event: error`, then recovers, on one connection', async () => {
+    await setMode('ok')
+    const s = await stream(FLAKY)
+    const fresh = await s.next((e) => isFees(e) && !fees(e).stale, 15_000)
+    await setMode('http500')
+    try {
+      const stale = await s.next((e) => isFees(e) && fees(e).stale, 15_000)
+      expect(fees(stale).blockNumber).toBe(fees(fresh).blockNumber)
+      const error = await s.next((e) => e.event === 'error', 15_000 + MAX_STALE_SECONDS * 1000)
+      const body = ErrorBodySchema.parse(JSON.parse(error.data))
+      expect([502, 503]).toContain(body.statusCode)
+    } finally {
+      await setMode('ok')
+    }
+    const errorAt = s.events.findIndex((e) => e.event === 'error')
+    const recovered = await s.next((e) => isFees(e) && !fees(e).stale, 15_000, errorAt + 1)
+    expect(fees(recovered).blockNumber).toBeGreaterThan(0)
+    // the same connection throughout
+    let ended = false
+    void s.ended.then(() => (ended = true))
+    await Promise.resolve()
+    expect(ended).toBe(false)
+    s.close()
+  })
+
+  test('errors: bad input is a JSON error before any stream opens', async () => {
+    for (const [path, status] of [
+      ['/networks/abc/stream', 400],
+      ['/networks/999999/stream', 400],
+    ] as const) {
+      const s = await openSse(`${service.url}${path}`, { authorization: basic(OTHER) })
+      expect(s.status).toBe(status)
+      expect(ErrorBodySchema.parse(JSON.parse(await s.body)).statusCode).toBe(status)
+    }
+    const anonymous = await openSse(`${service.url}/networks/${LIVE}/stream`)
+    expect(anonymous.status).toBe(401)
+    await anonymous.body
+  })
+})
