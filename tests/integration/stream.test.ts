@@ -7,7 +7,6 @@ import { startService, type Service } from '@/scripts/devnet/service'
 import { openSse, type SseEvent, type SseStream } from '@/scripts/stream/sse-client'
 import { ErrorBodySchema } from '@/lib/core/schemas'
 import { startFakeRpc, type FakeRpc } from '../support/fake-rpc'
-import { fakeNodeChain } from '../support/mainnet-blocks'
 import { basic, eventually } from './helpers'
 
 const LIVE = 31_401
@@ -16,6 +15,19 @@ const LOAD: [string, string] = ['stream-load', 'stream-load-secret-0123456789']
 const OTHER: [string, string] = ['stream-other', 'stream-other-secret-0123456789']
 const STREAMS_PER_KEY = 200
 const MAX_STALE_SECONDS = 3
+
+/** A fixed chain of 100 blocks on 1 s slots for the fake node (synthetic: this file runs without ../shared too). */
+function syntheticChain() {
+  const now = Math.floor(Date.now() / 1000)
+  const blocks = Array.from({ length: 100 }, (_, i) => ({
+    number: 20_000_000 + i,
+    timestamp: now - 100 + i,
+    baseFee: 10_000_000_000n + BigInt(i) * 1_000_000n,
+    gasUsedRatio: [0.3, 0.5, 0.7, 1][i % 4] ?? 0.5,
+    tips: [1_000_000_000n, 2_000_000_000n, 3_000_000_000n],
+  }))
+  return { blocks, nextBaseFee: 10_100_000_000n }
+}
 
 let devnet: Devnet
 let proxy: CountingProxy
@@ -54,7 +66,7 @@ async function rest(chainId: number, endpoint: string) {
 beforeAll(async () => {
   devnet = await startDevnet({ chainId: LIVE, blockTimeSec: 1, seedBlocks: 520 })
   proxy = await startCountingProxy(devnet.url)
-  flaky = await startFakeRpc({ chainId: FLAKY, ...fakeNodeChain(1) })
+  flaky = await startFakeRpc({ chainId: FLAKY, ...syntheticChain() })
   service = await startService({
     env: {
       API_KEYS: `${LOAD.join(':')}, ${OTHER.join(':')}`,

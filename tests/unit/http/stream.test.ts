@@ -1,0 +1,182 @@
+// The stream hub (lib/http/stream.ts) on a fake clock, with the feed replaced by a report a test sets:
+// duration, heartbeats, slow clients, error events, and the per-key limit.
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { sseParser, type SseEvent } from '@/scripts/stream/sse-client'
+
+const ENV = {
+  STREAM_MAX_PER_KEY: 2,
+  STREAM_MAX_SECONDS: 60,
+  STREAM_HEARTBEAT_SECONDS: 15,
+  STREAM_BUFFER_BYTES: 4_096,
+  REQUEST_LOG: false,
+}
+
+const state: { block: number; stale: boolean; error?: Error; historyBytes: number } = { block: 100, stale: false, historyBytes: 10 }
+const watchers = new Set<(chainId: number) => void>()
+
+vi.mock('@/lib/env', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/env')>()),
+  getServerEnv: () => ENV,
+}))
+vi.mock('@/lib/chains/registry', () => ({ getChain: (id: number) => (id === 1 ? { id: 1 } : undefined) }))
+vi.mock('@/lib/ratelimit', () => ({ consumeRateLimit: async () => ({}) }))
+vi.mock('@/lib/feed/fee-window', () => ({
+  watchWindows: (fn: (chainId: number) => void) => {
+    watchers.add(fn)
+    return () => watchers.delete(fn)
+  },
+}))
+vi.mock('@/lib/fees', () => ({
+  getFeeReport: async () => {
+    if (state.error) throw state.error
+    return {
+      bodies: {
+        suggestedGasFees: `{"block":${state.block}}`,
+        busyThreshold: '{"busyThreshold":"1"}',
+        baseFeePercentile: '{"baseFeePercentile":"1"}',
+        baseFeeHistory: JSON.stringify(['x'.repeat(state.historyBytes)]),
+      },
+      meta: { chainId: 1, blockNumber: state.block, blockIntervalMs: 1_000, stale: state.stale, fetchedAt: 0, freshUntil: 0, blockTimestamp: 0 },
+    }
+  },
+}))
+vi.mock('@/lib/http/respond', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/http/respond')>()),
+  requireIdentity: async (req: Request) => req.headers.get('x-key') ?? 'k',
+}))
+
+const { streamGET, openStreams } = await import('@/lib/http/stream')
+const { UpstreamUnavailableError } = await import('@/lib/core/errors')
+
+/** Opens a stream and reads it as a client does (or not at all: `read: false`). */
+async function connect(opts: { key?: string; read?: boolean } = {}) {
+  const abort = new AbortController()
+  const res = await streamGET(new Request('http://x/networks/1/stream', { headers: { 'x-key': opts.key ?? 'k' }, signal: abort.signal }), {
+    params: Promise.resolve({ chainId: '1' }),
+  })
+  const events: SseEvent[] = []
+  let comments = 0
+  let ended: 'no' | 'closed' | 'errored' = 'no'
+  if (res.status === 200 && opts.read !== false) {
+    const parser = sseParser((e) => events.push(e))
+    const reader = res.body!.getReader()
+    const decoder = new TextDecoder()
+    void (async () => {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read()
+          if (done) return void (ended = 'closed')
+          parser.push(decoder.decode(value, { stream: true }))
+          comments = parser.comments()
+        }
+      } catch {
+        ended = 'errored'
+      }
+    })()
+  }
+  return { res, events, comments: () => comments, ended: () => ended, abort: () => abort.abort() }
+}
+
+/** Lets the hub's timers and the streams' microtasks run, `ms` of fake time. */
+async function advance(ms: number) {
+  await vi.advanceTimersByTimeAsync(ms)
+}
+
+const fired = (chainId = 1) => {
+  for (const w of watchers) w(chainId)
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+  Object.assign(state, { block: 100, stale: false, error: undefined, historyBytes: 10 })
+})
+afterEach(async () => {
+  vi.useRealTimers()
+})
+
+describe('the stream hub', () => {
+  test('default: the current state at once, then one event per change of block or staleness, none when nothing changed', async () => {
+    const c = await connect()
+    await advance(10)
+    expect(c.events.map((e) => [e.event, e.id])).toEqual([['fees', '100']])
+    await advance(5_000)
+    expect(c.events).toHaveLength(1)
+    state.block = 101
+    fired()
+    await advance(10)
+    state.stale = true
+    await advance(1_000)
+    expect(c.events.map((e) => [e.id, (JSON.parse(e.data) as { stale: boolean }).stale])).toEqual([
+      ['100', false],
+      ['101', false],
+      ['101', true],
+    ])
+    c.abort()
+    await advance(1_000)
+    expect(openStreams()).toEqual([])
+  })
+
+  test('behavior: a failing upstream is one `event: error` with the JSON error body, the stream stays open, and recovers', async () => {
+    const c = await connect()
+    await advance(10)
+    state.error = new UpstreamUnavailableError('The node did not answer.')
+    await advance(3_000)
+    const errors = c.events.filter((e) => e.event === 'error')
+    expect(errors).toHaveLength(1)
+    expect(JSON.parse(errors[0]!.data)).toMatchObject({ statusCode: 503, error: 'Service Unavailable' })
+    state.error = undefined
+    state.block = 102
+    await advance(1_000)
+    expect(c.events.at(-1)).toMatchObject({ event: 'fees', id: '102' })
+    expect(c.ended()).toBe('no')
+    c.abort()
+  })
+
+  test('behavior: heartbeats every STREAM_HEARTBEAT_SECONDS; the stream ends after STREAM_MAX_SECONDS', async () => {
+    const c = await connect()
+    await advance(10)
+    const before = c.comments()
+    await advance(ENV.STREAM_HEARTBEAT_SECONDS * 1000 + 1_000)
+    expect(c.comments()).toBeGreaterThan(before)
+    expect(c.ended()).toBe('no')
+    await advance(ENV.STREAM_MAX_SECONDS * 1000)
+    expect(c.ended()).toBe('closed')
+    expect(openStreams()).toEqual([])
+  })
+
+  test('behavior: a client that does not read is dropped once more than STREAM_BUFFER_BYTES wait for it; the others go on', async () => {
+    state.historyBytes = 1_000
+    const slow = await connect({ read: false, key: 'slow' })
+    const fast = await connect({ key: 'fast' })
+    for (let b = 101; b <= 110; b++) {
+      state.block = b
+      fired()
+      await advance(10)
+    }
+    expect(openStreams()).toEqual([{ chainId: 1, streams: 1 }])
+    expect(fast.events.at(-1)?.id).toBe('110')
+    expect(slow.res.status).toBe(200)
+    fast.abort()
+  })
+
+  test('errors: past STREAM_MAX_PER_KEY streams a key gets 429 with the JSON body; a closed stream frees its slot', async () => {
+    const a = await connect({ key: 'limited' })
+    const b = await connect({ key: 'limited' })
+    const refused = await connect({ key: 'limited' })
+    expect(refused.res.status).toBe(429)
+    expect(await refused.res.json()).toMatchObject({ statusCode: 429 })
+    expect(Number(refused.res.headers.get('retry-after'))).toBeGreaterThan(0)
+    a.abort()
+    await advance(10)
+    const again = await connect({ key: 'limited' })
+    expect(again.res.status).toBe(200)
+    b.abort()
+    again.abort()
+  })
+
+  test('errors: an unknown chain is a 400 JSON error, not a stream', async () => {
+    const res = await streamGET(new Request('http://x/networks/5/stream'), { params: Promise.resolve({ chainId: '5' }) })
+    expect(res.status).toBe(400)
+    expect(res.headers.get('content-type')).toMatch(/json/)
+  })
+})
