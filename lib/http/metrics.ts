@@ -3,6 +3,7 @@ import { cachedWindows, heldAccuracy, type AccuracyReport } from '../fees'
 import { sharedStoreUp } from '../store/client'
 import { renderMetrics } from '../metrics/registry'
 import { requireIdentity, toErrorResponse } from './respond'
+import { openStreams } from './stream'
 
 /** The /metrics body: the counters, each cached chain's data age, head age and block, and with REDIS_URL the shared store's state. */
 export function metricsText(now = Date.now()): string {
@@ -32,6 +33,11 @@ export function metricsText(now = Date.now()): string {
       name: 'gas_api_block_number',
       help: 'Latest block of the chain window this process serves.',
       samples: windows.map((w) => ({ labels: { chain: w.chainId }, value: w.headNumber })),
+    },
+    {
+      name: 'gas_api_streams_open',
+      help: 'Streams (GET /networks/{chainId}/stream) open on this instance, per chain.',
+      samples: openStreams().map((h) => ({ labels: { chain: h.chainId }, value: h.streams })),
     },
     {
       name: 'gas_api_accuracy_trials',

@@ -12,10 +12,16 @@ const run = promisify(execFile)
  */
 export async function load(
   url: string,
-  opts: { connections: number; seconds: number; headers?: Record<string, string> },
+  opts: {
+    connections: number
+    seconds: number
+    headers?: Record<string, string>
+    /** overall requests per second (autocannon -R); unset: as fast as it goes */ rate?: number
+  },
 ): Promise<LoadResult> {
   const cli = createRequire(import.meta.url).resolve('autocannon/autocannon.js')
   const args = [cli, '-j', '-c', String(opts.connections), '-d', String(opts.seconds)]
+  if (opts.rate !== undefined) args.push('-R', String(opts.rate))
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}=${v}`)
   args.push(url)
   const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024, timeout: (opts.seconds + 30) * 1000 })

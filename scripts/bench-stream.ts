@@ -1,0 +1,60 @@
+// npm run bench:stream [-- --subscribers 1000,5000,10000 --blocks 5 --block-seconds 2 --poll 1000,5000 --poll-seconds 10 --no-build]
+import { parseArgs } from 'node:util'
+import { runStreamBench } from './bench/stream'
+import { ensureFreshBuild } from './devnet/fresh-build'
+
+const USAGE =
+  'usage: npm run bench:stream -- [--subscribers 1000,5000,10000] [--blocks 5] [--block-seconds 2] [--poll 1000,5000] [--poll-seconds 10] [--no-build]'
+let values: Record<string, string | boolean | undefined>
+try {
+  ;({ values } = parseArgs({
+    options: {
+      subscribers: { type: 'string', default: '1000,5000,10000' },
+      blocks: { type: 'string', default: '5' },
+      'block-seconds': { type: 'string', default: '2' },
+      poll: { type: 'string', default: '1000,5000' },
+      'poll-seconds': { type: 'string', default: '10' },
+      'no-build': { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  }))
+} catch (err) {
+  console.error(`${(err as Error).message}\n${USAGE}`)
+  process.exit(2)
+}
+const list = (v: unknown) => String(v).split(',').map(Number)
+const subscribers = list(values.subscribers)
+const pollClients = list(values.poll)
+const blocks = Number(values.blocks)
+const blockSeconds = Number(values['block-seconds'])
+const pollSeconds = Number(values['poll-seconds'])
+if ([...subscribers, ...pollClients, blocks, blockSeconds, pollSeconds].some((n) => !Number.isInteger(n) || n <= 0)) {
+  console.error(`every value must be a positive whole number\n${USAGE}`)
+  process.exit(2)
+}
+if (!values['no-build']) await ensureFreshBuild()
+
+const report = await runStreamBench({ subscribers, blocks, blockSeconds, pollClients, pollSeconds, log: (s) => console.error(s) })
+const f = (x: number, d = 0) => x.toFixed(d)
+console.log(
+  `\nnpm run bench:stream -- --subscribers ${subscribers.join(',')} --blocks ${blocks} --block-seconds ${blockSeconds} --poll ${pollClients.join(',')} --poll-seconds ${pollSeconds}`,
+)
+console.log(
+  `(one next start; anvil devnet with a block every ${blockSeconds} s; subscribers are raw sockets in the bench process on the same machine; delivery delay = each subscriber's arrival − the first subscriber's arrival of the same block)\n`,
+)
+console.log(
+  '| subscribers | connect (s) | got every block | blocks | delivery p50 ms | p99 ms | max ms | RSS before / connected / end (MiB) | KiB per subscriber | service CPU % | eth_feeHistory reads |',
+)
+console.log('|---|---|---|---|---|---|---|---|---|---|---|')
+for (const r of report.streams) {
+  console.log(
+    `| ${r.subscribers} | ${f(r.connectSeconds, 1)} | ${r.complete} | ${r.blocks} | ${f(r.delayP50Ms)} | ${f(r.delayP99Ms)} | ${f(r.delayMaxMs)} | ${f(r.rssBaseMiB)} / ${f(r.rssConnectedMiB)} / ${f(r.rssEndMiB)} | ${f(r.kibPerSubscriber, 1)} | ${f(r.cpuPercent)} | ${r.reads} |`,
+  )
+}
+console.log('\nThe same update rate by polling: each client GETs suggestedGasFees once per block (autocannon -R clients/interval):\n')
+console.log('| clients | needed req/s | achieved req/s | p50 ms | p99 ms | errors | service CPU % |')
+console.log('|---|---|---|---|---|---|---|')
+for (const p of report.polls) {
+  console.log(`| ${p.clients} | ${f(p.targetRps)} | ${f(p.rps)} | ${p.p50} | ${p.p99} | ${p.errors} | ${f(p.cpuPercent)} |`)
+}

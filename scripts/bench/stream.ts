@@ -1,0 +1,205 @@
+import { readFileSync } from 'node:fs'
+import { connect, type Socket } from 'node:net'
+import { startCountingProxy } from '../devnet/counting-proxy'
+import { startDevnet } from '../devnet/devnet'
+import { startService } from '../devnet/service'
+import { load, type LoadResult } from './load'
+
+/**
+ * `npm run bench:stream`: concurrent subscribers of GET /networks/{chainId}/stream on one `next start`
+ * (anvil devnet, a block every `blockSeconds`, behind a counting proxy), against the same update rate
+ * reached by polling suggestedGasFees once per block per client.
+ *
+ * Subscribers are raw sockets in this process: each sends the GET and scans what arrives for
+ * `id: <block>` lines (no full SSE parse, so the client's own cost stays small). Delivery delay is
+ * measured from the first subscriber receiving a block's event to each subscriber receiving it: the
+ * service's fan-out, since the first one gets the event as soon as the service has the window.
+ */
+
+export type StreamRow = {
+  subscribers: number
+  /** Seconds to open them all (each through the middleware's auth). */
+  connectSeconds: number
+  /** Subscribers that got every measured block's event. */
+  complete: number
+  blocks: number
+  delayP50Ms: number
+  delayP99Ms: number
+  delayMaxMs: number
+  /** Service RSS (MiB) before any subscriber, with all connected, and after the measured blocks. */
+  rssBaseMiB: number
+  rssConnectedMiB: number
+  rssEndMiB: number
+  /** (RSS with them − RSS before) / subscribers, KiB. */
+  kibPerSubscriber: number
+  /** Service CPU over the measured blocks, % of one core. */
+  cpuPercent: number
+  /** eth_feeHistory reads over the measured blocks. */
+  reads: number
+}
+
+export type PollRow = LoadResult & { clients: number; targetRps: number; cpuPercent: number; seconds: number }
+
+const ID = Buffer.from('\nid: ')
+
+type Sub = { socket: Socket; carry: Buffer; ok: boolean; arrivals: Map<number, number> }
+
+/** Opens one raw subscriber; resolves once the response's status line arrives. */
+function subscribe(port: number, path: string, auth: string): Promise<Sub> {
+  return new Promise((resolve, reject) => {
+    const sub: Sub = { socket: connect(port, '127.0.0.1'), carry: Buffer.alloc(0), ok: false, arrivals: new Map() }
+    let settled = false
+    sub.socket.setNoDelay(true)
+    sub.socket.on('connect', () => {
+      sub.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth}\r\nAccept: text/event-stream\r\n\r\n`)
+    })
+    sub.socket.on('data', (chunk: Buffer) => {
+      const now = performance.now()
+      const data = sub.carry.length ? Buffer.concat([sub.carry, chunk]) : chunk
+      if (!settled) {
+        settled = true
+        sub.ok = data.subarray(0, 12).toString('latin1') === 'HTTP/1.1 200'
+        if (!sub.ok) return reject(new Error(`stream refused: ${data.subarray(0, 200).toString('latin1')}`))
+        resolve(sub)
+      }
+      let at = data.indexOf(ID)
+      let consumed = 0
+      while (at >= 0) {
+        const end = data.indexOf(10, at + ID.length)
+        if (end < 0) break
+        const block = Number(data.subarray(at + ID.length, end).toString('latin1'))
+        if (!sub.arrivals.has(block)) sub.arrivals.set(block, now)
+        consumed = end
+        at = data.indexOf(ID, end)
+      }
+      // keep the tail: an `id:` line may be split across reads
+      sub.carry = Buffer.from(data.subarray(Math.max(consumed, data.length - 32)))
+    })
+    sub.socket.on('error', (err) => {
+      if (!settled) {
+        settled = true
+        reject(err)
+      }
+    })
+  })
+}
+
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+/** utime + stime of a process, seconds (clock ticks of 1/100 s). */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.max(0, Math.ceil(q * s.length) - 1)] ?? Number.NaN
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+export async function runStreamBench(opts: {
+  subscribers: number[]
+  blocks: number
+  blockSeconds: number
+  pollClients: number[]
+  pollSeconds: number
+  log: (s: string) => void
+}): Promise<{ streams: StreamRow[]; polls: PollRow[] }> {
+  const CHAIN = 31337
+  const devnet = await startDevnet({ chainId: CHAIN, blockTimeSec: opts.blockSeconds, seedBlocks: 520, liveTraffic: false })
+  const proxy = await startCountingProxy(devnet.url)
+  const secret = 'bench-stream-secret-0123456789'
+  const auth = `Basic ${Buffer.from(`bench:${secret}`).toString('base64')}`
+  const service = await startService({
+    env: {
+      API_KEYS: `bench:${secret}`,
+      RATE_LIMITS: 'bench=0',
+      USE_PUBLIC_RPCS: 'false',
+      REQUEST_LOG: 'false',
+      STREAM_MAX_PER_KEY: String(Math.max(...opts.subscribers) + 10),
+      STREAM_MAX_SECONDS: '3600',
+      [`RPC_URL_${CHAIN}`]: proxy.url,
+    },
+  })
+  const pid = service.process.pid!
+  const streams: StreamRow[] = []
+  const polls: PollRow[] = []
+  try {
+    // warm: the chain's window, the route bundles
+    for (let i = 0; i < 3; i++) await fetch(`${service.url}/networks/${CHAIN}/suggestedGasFees`, { headers: { authorization: auth } })
+    for (const n of opts.subscribers) {
+      await sleep(2_000)
+      const rssBase = rssMiB(pid)
+      opts.log(`${n} subscribers: connecting…`)
+      const t0 = performance.now()
+      const subs: Sub[] = []
+      for (let i = 0; i < n; i += 250) {
+        const batch = Math.min(250, n - i)
+        subs.push(...(await Promise.all(Array.from({ length: batch }, () => subscribe(service.port, `/networks/${CHAIN}/stream`, auth)))))
+      }
+      const connectSeconds = (performance.now() - t0) / 1000
+      // every subscriber has its first event
+      while (subs.some((s) => s.arrivals.size === 0)) await sleep(50)
+      const rssConnected = rssMiB(pid)
+      const startBlock = Math.max(...subs.flatMap((s) => [...s.arrivals.keys()]))
+      const reads0 = proxy.counts().eth_feeHistory ?? 0
+      const cpu0 = cpuSeconds(pid)
+      const w0 = performance.now()
+      opts.log(`${n} subscribers: connected in ${connectSeconds.toFixed(1)} s; waiting for ${opts.blocks} new blocks after ${startBlock}…`)
+      const last = startBlock + opts.blocks
+      const deadline = performance.now() + (opts.blocks * opts.blockSeconds + 60) * 1000
+      while (performance.now() < deadline && subs.some((s) => !s.arrivals.has(last))) await sleep(100)
+      // a moment for stragglers of the last block
+      await sleep(1_000)
+      const cpu = ((cpuSeconds(pid) - cpu0) / ((performance.now() - w0) / 1000)) * 100
+      const reads = (proxy.counts().eth_feeHistory ?? 0) - reads0
+      const rssEnd = rssMiB(pid)
+      const delays: number[] = []
+      let measured = 0
+      for (let b = startBlock + 1; b <= last; b++) {
+        const times = subs.map((s) => s.arrivals.get(b)).filter((t): t is number => t !== undefined)
+        if (times.length === 0) continue // the service skipped this block (it reads once per interval)
+        measured++
+        const first = Math.min(...times)
+        for (const t of times) delays.push(t - first)
+      }
+      const complete = subs.filter((s) => {
+        for (let b = startBlock + 1; b <= last; b++) if (subs.some((o) => o.arrivals.has(b)) && !s.arrivals.has(b)) return false
+        return true
+      }).length
+      streams.push({
+        subscribers: n,
+        connectSeconds,
+        complete,
+        blocks: measured,
+        delayP50Ms: quantile(delays, 0.5),
+        delayP99Ms: quantile(delays, 0.99),
+        delayMaxMs: Math.max(...delays),
+        rssBaseMiB: rssBase,
+        rssConnectedMiB: rssConnected,
+        rssEndMiB: rssEnd,
+        kibPerSubscriber: ((rssConnected - rssBase) * 1024) / n,
+        cpuPercent: cpu,
+        reads,
+      })
+      for (const s of subs) s.socket.destroy()
+    }
+    for (const clients of opts.pollClients) {
+      await sleep(2_000)
+      const targetRps = clients / opts.blockSeconds
+      opts.log(`polling: ${clients} clients at one request per block (${targetRps} req/s)…`)
+      const cpu0 = cpuSeconds(pid)
+      const w0 = performance.now()
+      const r = await load(`${service.url}/networks/${CHAIN}/suggestedGasFees`, {
+        connections: Math.min(clients, 200),
+        seconds: opts.pollSeconds,
+        rate: targetRps,
+        headers: { authorization: auth },
+      })
+      const cpu = ((cpuSeconds(pid) - cpu0) / ((performance.now() - w0) / 1000)) * 100
+      polls.push({ ...r, clients, targetRps, cpuPercent: cpu, seconds: opts.pollSeconds })
+    }
+  } finally {
+    for (const stop of [service.stop, proxy.close, devnet.stop]) await stop().catch(() => {})
+  }
+  return { streams, polls }
+}
