@@ -14,6 +14,12 @@ export type ChainConfig = {
   nominalBlockTimeMs?: number
   /** The chain's fee rules: its row of lib/core/chain-policy.ts with CHAIN_FEE_POLICIES applied (default: the row). */
   feePolicy?: ChainFeePolicy
+  /**
+   * An OP-stack chain: its fee policy is the OP-stack row, or viem defines it with the OP-stack
+   * GasPriceOracle predeploy (0x420…000F). Its transactions also pay an L1 data fee, which these
+   * fees do not include (GET /v1/supportedNetworks lists it under partialSupport.optimism).
+   */
+  opStack?: boolean
 }
 
 /** A chain's fee policy: the one configured on it, else its row of the table. */
@@ -53,6 +59,7 @@ export function buildChainRegistry(
       rpcUrls,
       nominalBlockTimeMs: (known as { blockTime?: number } | undefined)?.blockTime,
       feePolicy: chainFeePolicy(id, Object.hasOwn(overrides, String(id)) ? overrides[String(id)] : undefined),
+      opStack: chainFeePolicy(id).family === 'op-stack' || known?.contracts?.gasPriceOracle !== undefined,
     })
   }
   if (env.USE_PUBLIC_RPCS) {

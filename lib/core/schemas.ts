@@ -33,6 +33,15 @@ export const BusyThresholdSchema = z.object({ busyThreshold: GweiSchema })
 export const BaseFeePercentileSchema = z.object({ baseFeePercentile: GweiSchema })
 export const BaseFeeHistorySchema = z.array(GweiSchema)
 
+/** GET /v1/supportedNetworks: the chains served; OP-stack chains (whose L1 data fee a client adds itself) under partialSupport.optimism. */
+export const SupportedNetworksSchema = z.object({
+  fullSupport: z.array(z.number().int().positive()),
+  partialSupport: z.object({ optimism: z.array(z.number().int().positive()) }),
+})
+
+/** GET /v1/supportedChainNames: chain id (decimal string) → name. */
+export const SupportedChainNamesSchema = z.record(z.string().regex(/^[1-9]\d*$/), z.string())
+
 /** The JSON error body every non-2xx answer carries (the Infura API's shape). */
 export const ErrorBodySchema = z.object({
   statusCode: z.number().int(),
@@ -45,3 +54,5 @@ export type BusyThreshold = z.infer<typeof BusyThresholdSchema>
 export type BaseFeePercentile = z.infer<typeof BaseFeePercentileSchema>
 export type BaseFeeHistory = z.infer<typeof BaseFeeHistorySchema>
 export type ErrorBody = z.infer<typeof ErrorBodySchema>
+export type SupportedNetworks = z.infer<typeof SupportedNetworksSchema>
+export type SupportedChainNames = z.infer<typeof SupportedChainNamesSchema>

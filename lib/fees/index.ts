@@ -5,7 +5,8 @@ import 'server-only'
  */
 import { getFeeWindow, heldWindows } from '../feed/fee-window'
 import { accuracyOf, type AccuracyReport } from '../core/accuracy'
-import { feePolicyOf, getChain } from '../chains/registry'
+import { feePolicyOf, getChain, getChains } from '../chains/registry'
+import type { SupportedChainNames, SupportedNetworks } from '../core/schemas'
 import { UnsupportedChainError } from '../core/errors'
 import type { ChainFeePolicy } from '../core/chain-policy'
 import { buildFeeReport, type FeeReport } from '../core/report'
@@ -106,4 +107,18 @@ export async function getAccuracyReport(chainId: number): Promise<{ body: string
 /** Per chain whose window this process holds, the accuracy over it (for /metrics; no read). */
 export function heldAccuracy(): AccuracyReport[] {
   return heldWindows().map(({ chain, window }) => accuracyFor(window, feePolicyOf(chain)).report)
+}
+
+/** The chains this service answers for: OP-stack chains (the client adds their L1 data fee) apart. */
+export function supportedNetworks(): SupportedNetworks {
+  const chains = [...getChains().values()]
+  return {
+    fullSupport: chains.filter((c) => !c.opStack).map((c) => c.id),
+    partialSupport: { optimism: chains.filter((c) => c.opStack).map((c) => c.id) },
+  }
+}
+
+/** Each supported chain's name, by decimal chain id. */
+export function supportedChainNames(): SupportedChainNames {
+  return Object.fromEntries([...getChains().values()].map((c) => [String(c.id), c.name]))
 }

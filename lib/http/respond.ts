@@ -1,6 +1,6 @@
 import 'server-only'
 import { ConfigError } from '../env'
-import { getAccuracyReport, getFeeReport, type Endpoint, type ReportMeta } from '../fees'
+import { getAccuracyReport, getFeeReport, supportedChainNames, supportedNetworks, type Endpoint, type ReportMeta } from '../fees'
 import { IDENTITY_HEADER, verifyIdentity } from '../auth/identity'
 import { getApiKeysSetting, getServerEnv } from '../env'
 import { count } from '../metrics/registry'
@@ -133,35 +133,40 @@ const reportPart =
     return { body: bodies[endpoint], meta }
   }
 
-/** A GET handler for one endpoint: check the identity and the rate limit, parse the chain id, answer the loader's body with the window's headers. */
-function jsonEndpoint(route: string, load: Load) {
-  return async function GET(request: Request, context: RouteContext): Promise<Response> {
-    const started = performance.now()
-    let limits: Record<string, string> = {}
-    let chainId: string | undefined
-    let key: string | undefined
-    try {
-      key = await requireIdentity(request)
-      limits = await consumeRateLimit(key)
-      chainId = (await context.params).chainId
-      const { body, meta } = await load(parseChainId(chainId))
-      return observe(
-        route,
-        request,
-        started,
-        new Response(body, {
-          status: 200,
-          headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta), ...limits },
-        }),
-        chainId,
-        key,
-      )
-    } catch (err) {
-      const res = toErrorResponse(err)
-      for (const [k, v] of Object.entries(limits)) res.headers.set(k, v)
-      return observe(route, request, started, res, chainId, key)
-    }
+/**
+ * What every API answer shares: the identity check and the rate limit first, then `answer`; an error
+ * becomes its status and JSON body; the rate-limit headers and the log line go on either.
+ */
+export async function guarded(
+  route: string,
+  request: Request,
+  answer: (ctx: { key: string; setChain(chainId: string): void }) => Promise<Response>,
+): Promise<Response> {
+  const started = performance.now()
+  let limits: Record<string, string> = {}
+  let chainId: string | undefined
+  let key: string | undefined
+  let res: Response
+  try {
+    key = await requireIdentity(request)
+    limits = await consumeRateLimit(key)
+    res = await answer({ key, setChain: (c) => (chainId = c) })
+  } catch (err) {
+    res = toErrorResponse(err)
   }
+  for (const [k, v] of Object.entries(limits)) res.headers.set(k, v)
+  return observe(route, request, started, res, chainId, key)
+}
+
+/** A GET handler for one chain's endpoint: parse the chain id, answer the loader's body with the window's headers. */
+function jsonEndpoint(route: string, load: Load) {
+  return (request: Request, context: RouteContext): Promise<Response> =>
+    guarded(route, request, async ({ setChain }) => {
+      const chainId = (await context.params).chainId
+      setChain(chainId)
+      const { body, meta } = await load(parseChainId(chainId))
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta) } })
+    })
 }
 
 /** 405 for the write methods (the API is read-only), with Allow. */
@@ -191,3 +196,26 @@ export const feeRoute = (endpoint: Endpoint) => readOnlyRoute(jsonEndpoint(endpo
 
 /** Every method of GET /networks/{chainId}/accuracy: the service's measured accuracy over the window it serves. */
 export const accuracyRoute = () => readOnlyRoute(jsonEndpoint('accuracy', getAccuracyReport))
+
+/**
+ * A GET handler for an answer about the service rather than one chain (the /v1 catalogue), with the
+ * same identity check, rate limit, errors and log line; cacheable for a minute (the configuration
+ * changes only with a restart).
+ */
+function catalogEndpoint(route: string, body: () => unknown) {
+  return (request: Request): Promise<Response> =>
+    guarded(
+      route,
+      request,
+      async () =>
+        new Response(JSON.stringify(body()), {
+          status: 200,
+          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, max-age=60' },
+        }),
+    )
+}
+
+/** Every method of GET /v1/supportedNetworks. */
+export const supportedNetworksRoute = () => readOnlyRoute(catalogEndpoint('supportedNetworks', supportedNetworks))
+/** Every method of GET /v1/supportedChainNames. */
+export const supportedChainNamesRoute = () => readOnlyRoute(catalogEndpoint('supportedChainNames', supportedChainNames))

@@ -7,9 +7,8 @@ import { getServerEnv } from '../env'
 import { watchWindows } from '../feed/fee-window'
 import { getFeeReport } from '../fees'
 import { count } from '../metrics/registry'
-import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
-import { observe, requireIdentity, toErrorResponse, type RouteContext } from './respond'
+import { guarded, toErrorResponse, type RouteContext } from './respond'
 
 /**
  * GET /networks/{chainId}/stream: Server-Sent Events, one `fees` event per new window.
@@ -195,38 +194,26 @@ const isClientError = (err: unknown) =>
  * The stream route's GET. Auth, rate limit (opening a stream counts as one request), the per-key
  * stream limit, then the current state at once and every change after it.
  */
-export async function streamGET(request: Request, context: RouteContext): Promise<Response> {
-  const started = performance.now()
-  let limits: Record<string, string> = {}
-  let chainParam: string | undefined
-  let key: string | undefined
-  let held = false
-  try {
-    key = await requireIdentity(request)
-    limits = await consumeRateLimit(key)
-    chainParam = (await context.params).chainId
+export function streamGET(request: Request, context: RouteContext): Promise<Response> {
+  return guarded('stream', request, async ({ key, setChain }) => {
+    const chainParam = (await context.params).chainId
+    setChain(chainParam)
     const chainId = parseChainId(chainParam)
     if (!getChain(chainId)) throw new UnsupportedChainError(chainId)
     const env = getServerEnv()
     const holding = perKey.get(key) ?? 0
     if (holding >= env.STREAM_MAX_PER_KEY) throw new TooManyStreamsError(env.STREAM_MAX_PER_KEY)
     perKey.set(key, holding + 1)
-    held = true
-    // the current state before the stream opens: a chain that cannot have a fee market is a 400, not a stream
-    const first = await currentState(chainId, undefined)
-    if (isClientError(first.error)) throw first.error
-    const res = openStream(request, chainId, key, first, env)
-    held = false // the stream releases it when it ends
-    return observe('stream', request, started, withHeaders(res, limits), chainParam, key)
-  } catch (err) {
-    if (held && key !== undefined) release(key)
-    return observe('stream', request, started, withHeaders(toErrorResponse(err), limits), chainParam, key)
-  }
-}
-
-function withHeaders(res: Response, headers: Record<string, string>): Response {
-  for (const [k, v] of Object.entries(headers)) res.headers.set(k, v)
-  return res
+    try {
+      // the current state before the stream opens: a chain that cannot have a fee market is a 400, not a stream
+      const first = await currentState(chainId, undefined)
+      if (isClientError(first.error)) throw first.error
+      return openStream(request, chainId, key, first, env)
+    } catch (err) {
+      release(key)
+      throw err
+    }
+  })
 }
 
 function release(key: string): void {

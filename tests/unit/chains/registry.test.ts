@@ -27,4 +27,10 @@ describe('buildChainRegistry', () => {
     expect(chains.get(10)?.name).toBe('OP Mainnet')
     expect(chains.get(10)?.nominalBlockTimeMs).toBe(2000)
   })
+
+  test('behavior: OP-stack chains are marked (our OP-stack policy rows, or viem with the GasPriceOracle predeploy); others are not', () => {
+    const chains = buildChainRegistry({ USE_PUBLIC_RPCS: true, rpcUrls: { '7777777': ['http://zora'], '987654321': ['http://x'] } })
+    const op = [...chains.values()].filter((c) => c.opStack).map((c) => c.id)
+    expect(op).toEqual([10, 8453, 7777777])
+  })
 })

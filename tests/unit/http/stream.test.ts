@@ -48,20 +48,24 @@ vi.mock('@/lib/fees', () => ({
     }
   },
 }))
-vi.mock('@/lib/http/respond', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/lib/http/respond')>()),
-  requireIdentity: async (req: Request) => req.headers.get('x-key') ?? 'k',
-}))
+// the handler trusts only the middleware's signed identity header: sign one per key, as the middleware does
+const API_KEYS = ['k', 'slow', 'fast', 'limited'].map((k) => `${k}:${k}-secret-0123456789abcdef`).join(', ')
+process.env.API_KEYS = API_KEYS
 
 const { streamGET, openStreams } = await import('@/lib/http/stream')
+const { IDENTITY_HEADER, signIdentity } = await import('@/lib/auth/identity')
 const { UpstreamUnavailableError } = await import('@/lib/core/errors')
 
 /** Opens a stream and reads it as a client does (or not at all: `read: false`). */
 async function connect(opts: { key?: string; read?: boolean } = {}) {
   const abort = new AbortController()
-  const res = await streamGET(new Request('http://x/networks/1/stream', { headers: { 'x-key': opts.key ?? 'k' }, signal: abort.signal }), {
-    params: Promise.resolve({ chainId: '1' }),
-  })
+  const identity = await signIdentity(opts.key ?? 'k', API_KEYS)
+  const res = await streamGET(
+    new Request('http://x/networks/1/stream', { headers: { [IDENTITY_HEADER]: identity }, signal: abort.signal }),
+    {
+      params: Promise.resolve({ chainId: '1' }),
+    },
+  )
   const events: SseEvent[] = []
   let comments = 0
   let ended: 'no' | 'closed' | 'errored' = 'no'
@@ -182,8 +186,12 @@ describe('the stream hub', () => {
     again.abort()
   })
 
-  test('errors: an unknown chain is a 400 JSON error, not a stream', async () => {
-    const res = await streamGET(new Request('http://x/networks/5/stream'), { params: Promise.resolve({ chainId: '5' }) })
+  test('errors: an unknown chain is a 400 JSON error, not a stream; no identity is a 401', async () => {
+    const headers = { [IDENTITY_HEADER]: await signIdentity('k', API_KEYS) }
+    const res = await streamGET(new Request('http://x/networks/5/stream', { headers }), { params: Promise.resolve({ chainId: '5' }) })
+    expect(res.status).toBe(400)
+    const anonymous = await streamGET(new Request('http://x/networks/1/stream'), { params: Promise.resolve({ chainId: '1' }) })
+    expect(anonymous.status).toBe(401)
     expect(res.status).toBe(400)
     expect(res.headers.get('content-type')).toMatch(/json/)
   })
