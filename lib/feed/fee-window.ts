@@ -149,7 +149,10 @@ function cachedReader(revalidateSeconds: number, scope: string) {
   const id = `${revalidateSeconds}:${scope}`
   let reader = readers.get(id)
   if (!reader) {
-    reader = unstable_cache(loadWindow, [CACHE_VERSION, scope], { revalidate: revalidateSeconds, tags: [CACHE_VERSION, INSTANCE_LOCAL_TAG] })
+    reader = unstable_cache(loadWindow, [CACHE_VERSION, scope], {
+      revalidate: revalidateSeconds,
+      tags: [CACHE_VERSION, INSTANCE_LOCAL_TAG],
+    })
     readers.set(id, reader)
   }
   return reader

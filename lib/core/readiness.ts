@@ -1,0 +1,60 @@
+/** One configured chain's readiness, as /readyz reports it. */
+export type ChainReadiness = {
+  chainId: number
+  ready: boolean
+  /** Why not: no window was ever read, or the one held is older than MAX_STALE_SECONDS. */
+  reason?: 'never read' | 'stale'
+  /** Seconds since the window held was read (whole seconds, rounded down). */
+  ageSeconds?: number
+  /** The held window's head block. */
+  block?: number
+  /** The error class of the last read, when it failed (never a message: those may name hosts). */
+  error?: string
+}
+
+export type Readiness = { ready: boolean; chains: ChainReadiness[] }
+
+/**
+ * Readiness of the service: ready when at least one chain is configured and every configured chain
+ * has a window read at least once that is at most `maxStaleSeconds` old (the age past which the feed
+ * no longer serves it). Pure.
+ * @param now ms since the epoch; windows' fetchedAt likewise
+ */
+export function assessReadiness(input: {
+  chainIds: readonly number[]
+  windows: readonly { chainId: number; fetchedAt: number; headNumber: number }[]
+  errors: ReadonlyMap<number, string>
+  now: number
+  maxStaleSeconds: number
+}): Readiness {
+  const byChain = new Map(input.windows.map((w) => [w.chainId, w]))
+  const chains = input.chainIds.map((chainId): ChainReadiness => {
+    const w = byChain.get(chainId)
+    const error = input.errors.get(chainId)
+    if (!w) return { chainId, ready: false, reason: 'never read', ...(error ? { error } : {}) }
+    const ageSeconds = Math.max(0, Math.floor((input.now - w.fetchedAt) / 1000))
+    const fresh = ageSeconds <= input.maxStaleSeconds
+    return {
+      chainId,
+      ready: fresh,
+      ...(fresh ? {} : { reason: 'stale' as const }),
+      ageSeconds,
+      block: w.headNumber,
+      ...(error ? { error } : {}),
+    }
+  })
+  return { ready: chains.length > 0 && chains.every((c) => c.ready), chains }
+}
+
+/** The 503 message: which chains are not ready, and why. */
+export function describeUnready(r: Readiness): string {
+  if (r.chains.length === 0) return 'Not ready: no chain is configured.'
+  const parts = r.chains
+    .filter((c) => !c.ready)
+    .map((c) =>
+      c.reason === 'stale'
+        ? `chain ${c.chainId} stale for ${c.ageSeconds} s`
+        : `chain ${c.chainId} never read${c.error ? ` (${c.error})` : ''}`,
+    )
+  return `Not ready: ${parts.join('; ')}.`
+}
