@@ -2,7 +2,7 @@
 export type ChainReadiness = {
   chainId: number
   ready: boolean
-  /** Why not: no window was ever read, or the one held is older than MAX_STALE_SECONDS. */
+  /** Why not: no window was ever read, or the one held is past both its cache period and MAX_STALE_SECONDS. */
   reason?: 'never read' | 'stale'
   /** Seconds since the window held was read (whole seconds, rounded down). */
   ageSeconds?: number
@@ -16,13 +16,14 @@ export type Readiness = { ready: boolean; chains: ChainReadiness[] }
 
 /**
  * Readiness of the service: ready when at least one chain is configured and every configured chain
- * has a window read at least once that is at most `maxStaleSeconds` old (the age past which the feed
- * no longer serves it). Pure.
- * @param now ms since the epoch; windows' fetchedAt likewise
+ * has a window read at least once that the feed would still serve: no older than its cache period
+ * (fresh) or than `maxStaleSeconds` (served while the next read runs), whichever is longer. (With
+ * the defaults MAX_STALE_SECONDS, 60 s, is the longer: cache periods are at most 60 s.) Pure.
+ * @param now ms since the epoch; windows' fetchedAt likewise; ttlMs the window's cache period
  */
 export function assessReadiness(input: {
   chainIds: readonly number[]
-  windows: readonly { chainId: number; fetchedAt: number; headNumber: number }[]
+  windows: readonly { chainId: number; fetchedAt: number; headNumber: number; ttlMs: number }[]
   errors: ReadonlyMap<number, string>
   now: number
   maxStaleSeconds: number
@@ -32,8 +33,9 @@ export function assessReadiness(input: {
     const w = byChain.get(chainId)
     const error = input.errors.get(chainId)
     if (!w) return { chainId, ready: false, reason: 'never read', ...(error ? { error } : {}) }
-    const ageSeconds = Math.max(0, Math.floor((input.now - w.fetchedAt) / 1000))
-    const fresh = ageSeconds <= input.maxStaleSeconds
+    const ageMs = Math.max(0, input.now - w.fetchedAt)
+    const ageSeconds = Math.floor(ageMs / 1000)
+    const fresh = ageMs < w.ttlMs || ageSeconds <= input.maxStaleSeconds
     return {
       chainId,
       ready: fresh,

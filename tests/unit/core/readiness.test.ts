@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { assessReadiness, describeUnready } from '@/lib/core/readiness'
 
 const NOW = 1_800_000_000_000
-const w = (chainId: number, ageMs: number, headNumber = 100) => ({ chainId, fetchedAt: NOW - ageMs, headNumber })
+const w = (chainId: number, ageMs: number, ttlMs = 12_000) => ({ chainId, fetchedAt: NOW - ageMs, headNumber: 100, ttlMs })
 
 describe('assessReadiness', () => {
   test('default: ready when every configured chain holds a window no older than MAX_STALE_SECONDS', () => {
@@ -21,6 +21,13 @@ describe('assessReadiness', () => {
     const r = assessReadiness({ chainIds, windows, errors: new Map([[2, 'UpstreamUnavailableError']]), now: NOW, maxStaleSeconds: 60 })
     expect(r.ready).toBe(false)
     expect(r.chains[1]).toMatchObject(unready)
+  })
+
+  test('behavior: a window within its cache period is ready even past a shorter MAX_STALE_SECONDS', () => {
+    const at = (ageMs: number) =>
+      assessReadiness({ chainIds: [1], windows: [w(1, ageMs, 12_000)], errors: new Map(), now: NOW, maxStaleSeconds: 2 })
+    expect(at(11_999).ready).toBe(true)
+    expect(at(12_000).chains[0]).toMatchObject({ ready: false, reason: 'stale', ageSeconds: 12 })
   })
 
   test('behavior: a window held for a chain no longer configured does not count; no chain configured is not ready', () => {
