@@ -318,7 +318,7 @@ export const DemoEnvSchema = z.object({
   /** Port `npm run demo` serves on. */
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   /** The demo API key's secret; random when unset. */
-  DEMO_API_SECRET: z.string().min(1).optional(),
+  DEMO_API_SECRET: z.string().min(MIN_SECRET_LENGTH, `at least ${MIN_SECRET_LENGTH} characters`).optional(),
 })
 
 /** The demo script's settings (PORT, DEMO_API_SECRET), validated like the server's. */

@@ -99,7 +99,8 @@ describe('getDemoEnv', () => {
     expect(getDemoEnv({})).toEqual({ PORT: 3000 })
   })
   test('args: PORT and DEMO_API_SECRET', () => {
-    expect(getDemoEnv({ PORT: '8080', DEMO_API_SECRET: 's' })).toEqual({ PORT: 8080, DEMO_API_SECRET: 's' })
+    expect(getDemoEnv({ PORT: '8080', DEMO_API_SECRET: 's'.repeat(16) })).toEqual({ PORT: 8080, DEMO_API_SECRET: 's'.repeat(16) })
+    expect(() => getDemoEnv({ DEMO_API_SECRET: 'demo-secret' })).toThrow(/DEMO_API_SECRET/)
   })
   test('error: a bad PORT names the variable', () => {
     expect(() => getDemoEnv({ PORT: 'abc' })).toThrow(/PORT/)
