@@ -1,6 +1,6 @@
 # Container image for self-hosting, after Next.js's official with-docker example (standalone output).
 # Build: docker build -t gas-api .
-# Run:   docker run -p 3000:3000 -e API_KEYS='me:a-long-secret' -e RPC_URL_1='https://…' gas-api
+# Run:   docker run -p 3000:3000 -e API_KEYS='me:at-least-16-characters' -e RPC_URL_1='https://…' gas-api
 # Several instances: add -e REDIS_URL='redis://…' (the image is built with the Redis cache handler,
 # which uses only its in-process LRU when REDIS_URL is unset).
 
@@ -26,4 +26,7 @@ COPY --from=builder --chown=nextjs:nodejs /app/.next/standalone ./
 COPY --from=builder --chown=nextjs:nodejs /app/.next/static ./.next/static
 USER nextjs
 EXPOSE 3000
+# liveness: /healthz answers without credentials or upstream calls (docs/operations.md, Health checks)
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:3000/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "server.js"]

@@ -17,7 +17,7 @@ const LAYERS = [
   ['lib/feed', 'lib/ratelimit', 'lib/auth'], // freshness and single-flight; quotas; credentials
   ['lib/fees'], // the service API the handlers and pages call
   ['lib/http'], // error → status, headers, identity, responses
-  ['app', 'middleware.ts'],
+  ['app', 'middleware.ts', 'instrumentation.ts'],
 ]
 const zones = LAYERS.flatMap((layer, i) =>
   layer.map((target) => ({
@@ -32,7 +32,7 @@ export default defineConfig([
   ...nextTs,
   globalIgnores(['.next/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'coverage/**', 'artifacts/**', 'next-env.d.ts']),
   {
-    files: ['lib/**', 'app/**', 'middleware.ts'],
+    files: ['lib/**', 'app/**', 'middleware.ts', 'instrumentation.ts'],
     rules: {
       'import/no-restricted-paths': [
         'error',

@@ -1,11 +1,16 @@
 import { NextResponse, type NextRequest } from 'next/server'
-import { authenticate } from '@/lib/auth/authenticate'
+import { authenticate, isRemembered } from '@/lib/auth/authenticate'
+import { verifyBearer } from '@/lib/auth/bearer'
+import { clientAddress } from '@/lib/auth/client-address'
+import { authBlockedFor, recordAuthFailure } from '@/lib/auth/failure-throttle'
 import { IDENTITY_HEADER, signIdentity } from '@/lib/auth/identity'
-import { getApiKeysSetting } from '@/lib/env'
+import { getEdgeEnv, type EdgeEnv } from '@/lib/env'
 import { errorJson } from '@/lib/http/error-body'
 import { hasMalformedEscape } from '@/lib/http/path'
+import { API_CONTENT_SECURITY_POLICY, newNonce, pageContentSecurityPolicy, SECURITY_HEADERS } from '@/lib/http/security-headers'
 
 const CHALLENGE = { 'www-authenticate': 'Basic realm="gas-api", charset="UTF-8"' }
+const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="gas-api-metrics"' }
 
 const MESSAGES = {
   missing: 'Authentication required: send HTTP Basic credentials (API key as user name, API key secret as password).',
@@ -14,27 +19,77 @@ const MESSAGES = {
   unconfigured: 'This server has no API keys configured, so no credentials are valid.',
 } as const
 
+/** An answer of the middleware's own, with the security headers. */
+function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return errorJson(status, message, { ...headers, ...SECURITY_HEADERS, 'content-security-policy': API_CONTENT_SECURITY_POLICY })
+}
+
+/** Passes the request on with a fresh CSP nonce (and, when given, the verified identity). */
+function pass(request: NextRequest, identity?: string): NextResponse {
+  const csp = pageContentSecurityPolicy(newNonce(), process.env.NODE_ENV === 'development')
+  const headers = new Headers(request.headers)
+  // Next reads the nonce from the request's CSP header and puts it on its inline scripts
+  headers.set('content-security-policy', csp)
+  // forward the verified key name, signed, in place of anything the client sent under that name:
+  // the handlers trust only this (lib/auth/identity)
+  if (identity !== undefined) headers.set(IDENTITY_HEADER, identity)
+  else headers.delete(IDENTITY_HEADER)
+  const res = NextResponse.next({ request: { headers } })
+  res.headers.set('content-security-policy', csp)
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.headers.set(k, v)
+  return res
+}
+
+/** 429 for an address (or instance) past AUTH_FAILURE_LIMIT. */
+const throttled = (seconds: number) =>
+  refuse(429, `Too many failed authentication attempts; retry after ${seconds} s.`, { 'retry-after': String(seconds) })
+
 /**
- * HTTP Basic auth for the API and the pages (edge runtime: Web Crypto only): the one parse of the
- * Authorization header; the verified key name goes on to the handlers in a signed header. Also the
- * one place a path with a malformed percent-escape can be refused before Next answers it with a bare 500.
+ * The edge gate in front of everything but Next's static output (edge runtime: Web Crypto only):
+ * /healthz passes; /metrics needs the METRICS_TOKEN bearer (404 without one configured); /readyz
+ * passes when READYZ_AUTH=none; the rest needs HTTP Basic credentials (the one parse of the
+ * Authorization header), whose verified key name goes on to the handlers in a signed header.
+ * Failed authentications are counted per client address (AUTH_FAILURE_LIMIT a minute, per instance)
+ * and answered 429 past it. Pages get a Content-Security-Policy with a per-request nonce.
  */
 export async function middleware(request: NextRequest) {
-  const setting = getApiKeysSetting()
-  const result = await authenticate(request.headers.get('authorization'), setting)
+  const path = request.nextUrl.pathname
+  if (path === '/healthz') return pass(request)
+  let env: EdgeEnv
+  try {
+    env = getEdgeEnv()
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', error: 'ConfigError', message: (err as Error).message }))
+    return refuse(503, 'The service is misconfigured; its operator has been told.', { 'retry-after': '60' })
+  }
+  if (path === '/readyz' && env.READYZ_AUTH === 'none') return pass(request)
+  const header = request.headers.get('authorization')
+  const address = clientAddress(request.headers, env.TRUST_PROXY)
+
+  if (path === '/metrics') {
+    if (env.METRICS_TOKEN === undefined) return refuse(404, 'Not found: /metrics is off (no METRICS_TOKEN is configured).')
+    const blocked = authBlockedFor(address, env.AUTH_FAILURE_LIMIT)
+    if (blocked !== null) return throttled(blocked)
+    const verdict = await verifyBearer(header, env.METRICS_TOKEN)
+    if (verdict === 'ok') return pass(request)
+    if (verdict === 'invalid') recordAuthFailure(address)
+    return refuse(401, 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.', BEARER_CHALLENGE)
+  }
+
+  // a caller whose exact credentials verified before passes even from a throttled address
+  const blocked = isRemembered(header, env.API_KEYS) ? null : authBlockedFor(address, env.AUTH_FAILURE_LIMIT)
+  if (blocked !== null) return throttled(blocked)
+  const result = await authenticate(header, env.API_KEYS)
   if (result.ok) {
-    if (hasMalformedEscape(request.nextUrl.pathname)) return errorJson(400, 'The path holds a malformed percent-escape.')
-    // forward the verified key name, signed, in place of anything the client sent under that name:
-    // the handlers trust only this (lib/auth/identity)
-    const headers = new Headers(request.headers)
-    headers.set(IDENTITY_HEADER, await signIdentity(result.key, setting))
-    return NextResponse.next({ request: { headers } })
+    if (hasMalformedEscape(path)) return refuse(400, 'The path holds a malformed percent-escape.')
+    return pass(request, await signIdentity(result.key, env.API_KEYS))
   }
   if (result.reason === 'misconfigured') {
     console.error(JSON.stringify({ level: 'error', error: 'ApiKeysConfigError', message: 'API_KEYS is malformed' }))
-    return errorJson(503, 'The service is misconfigured; its operator has been told.', { 'retry-after': '60' })
+    return refuse(503, 'The service is misconfigured; its operator has been told.', { 'retry-after': '60' })
   }
-  return errorJson(401, MESSAGES[result.reason], CHALLENGE)
+  if (result.reason === 'malformed' || result.reason === 'invalid') recordAuthFailure(address)
+  return refuse(401, MESSAGES[result.reason], CHALLENGE)
 }
 
 export const config = {

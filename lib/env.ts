@@ -7,6 +7,11 @@ import { processSingleton } from './core/process-singleton'
  * so a misconfiguration is a clear error on the request that needs the value, not a crash at boot.
  */
 
+/** A configuration value is invalid; the message names the variable, never its value. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
@@ -30,6 +35,75 @@ const RpcUrlListSchema = z
       .filter((u) => u.length > 0),
   )
   .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1, 'at least one http(s) URL'))
+
+/** Whether a URL's host is this machine (127.0.0.0/8, ::1, localhost): plain http cannot leak there. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase()
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host)
+}
+
+/** The shortest plain API key secret accepted: 16 characters (a sha256: entry must hold 64 hex digits). */
+export const MIN_SECRET_LENGTH = 16
+
+/** One API_KEYS entry as written: the key name and either the plain secret or the secret's SHA-256 (hex). */
+export type ApiKeyText = { key: string } & ({ secret: string; digestHex?: undefined } | { digestHex: string; secret?: undefined })
+
+/**
+ * Parses API_KEYS: comma-separated entries `key:secret` (the secret may contain ':' but not ',';
+ * at least MIN_SECRET_LENGTH characters) or `key:sha256:<64 hex>` (the SHA-256 of the UTF-8
+ * secret). Blank entries are ignored.
+ * @throws ConfigError naming the entry (its number and key name), never its secret
+ */
+export function parseApiKeysText(setting: string): ApiKeyText[] {
+  const parts = setting
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0)
+  return parts.map((part, index) => {
+    const colon = part.indexOf(':')
+    const key = colon > 0 ? part.slice(0, colon) : ''
+    const rest = colon > 0 ? part.slice(colon + 1) : ''
+    if (!key || !rest) throw new ConfigError(`API_KEYS entry ${index + 1} is not key:secret`)
+    if (rest.startsWith('sha256:')) {
+      const digestHex = /^sha256:([0-9a-fA-F]{64})$/.exec(rest)?.[1]
+      if (digestHex === undefined) throw new ConfigError(`API_KEYS entry ${index + 1} ('${key}'): the sha256: digest is not 64 hex digits`)
+      return { key, digestHex }
+    }
+    if ([...rest].length < MIN_SECRET_LENGTH)
+      throw new ConfigError(`API_KEYS entry ${index + 1} ('${key}'): the secret is shorter than ${MIN_SECRET_LENGTH} characters`)
+    return { key, secret: rest }
+  })
+}
+
+const ApiKeysSchema = z
+  .string()
+  .default('')
+  .superRefine((s, ctx) => {
+    try {
+      parseApiKeysText(s)
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message, params: { safe: true } })
+    }
+  })
+
+/**
+ * The settings the edge middleware reads besides API_KEYS (also part of ServerEnvSchema, so a start
+ * validates them with the rest).
+ */
+export const EdgeEnvSchema = z.object({
+  /** API_KEYS, validated (see parseApiKeysText). */
+  API_KEYS: ApiKeysSchema,
+  /** Bearer token that opens /metrics; unset: /metrics answers 404. At least 16 characters. */
+  METRICS_TOKEN: z.string().min(MIN_SECRET_LENGTH, `at least ${MIN_SECRET_LENGTH} characters`).optional(),
+  /** Who may ask /readyz: `none` (anyone: load balancers probe without credentials) or `basic` (an API key). */
+  READYZ_AUTH: z.enum(['none', 'basic']).default('none'),
+  /** Whether a proxy in front sets X-Forwarded-For: the client address is then its last entry. Default false. */
+  TRUST_PROXY: booleanFlag.transform((v) => v ?? false),
+  /** Failed authentications per client address per minute before 429 (0 = no limit). */
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(10),
+})
+
+export type EdgeEnv = z.infer<typeof EdgeEnvSchema>
 
 /** A decimal gwei amount (at most 9 fractional digits), as wei. */
 const GweiSchema = z
@@ -91,9 +165,7 @@ const ChainFeePoliciesSchema = z
     ),
   )
 
-export const ServerEnvSchema = z.object({
-  /** Comma-separated `key:secret` or `key:sha256:<hex>` entries (see lib/auth). */
-  API_KEYS: z.string().default(''),
+export const ServerEnvSchema = EdgeEnvSchema.extend({
   /** Whether the default chain set gets viem's public RPC URLs. Default true. */
   USE_PUBLIC_RPCS: booleanFlag.transform((v) => v ?? true),
   /** Longest any request waits for the upstream node, ms. */
@@ -145,16 +217,25 @@ export const ServerEnvSchema = z.object({
   REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
   /** chainId → overrides of that chain's fee policy row (CHAIN_FEE_POLICIES, JSON). */
   CHAIN_FEE_POLICIES: ChainFeePoliciesSchema.default({}),
+  /** Plain http:// RPC URLs to other hosts than this one (provider keys travel in URLs). Default false. */
+  ALLOW_INSECURE_RPC: booleanFlag.transform((v) => v ?? false),
   /** chainId → RPC URLs, from every RPC_URL_<chainId> variable. */
   rpcUrls: z.record(z.string().regex(/^[1-9]\d{0,15}$/), RpcUrlListSchema),
+}).superRefine((env, ctx) => {
+  if (env.ALLOW_INSECURE_RPC) return
+  for (const [chainId, urls] of Object.entries(env.rpcUrls)) {
+    if (urls.some((u) => u.startsWith('http://') && !isLoopbackUrl(u))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rpcUrls', chainId],
+        message: `RPC_URL_${chainId} holds a plain http:// URL to another host (provider keys would travel unencrypted); use https:// or set ALLOW_INSECURE_RPC=true`,
+        params: { safe: true },
+      })
+    }
+  }
 })
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>
-
-/** A configuration value is invalid; the message names the variable, never its value. */
-export class ConfigError extends Error {
-  override name = 'ConfigError'
-}
 
 type EnvSource = Record<string, string | undefined>
 
@@ -170,7 +251,7 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     if (chainId !== undefined && value !== undefined && value.trim() !== '') rpcUrls[chainId] = value
   }
   const result = ServerEnvSchema.safeParse({
-    API_KEYS: source.API_KEYS,
+    ...edgeInput(source),
     USE_PUBLIC_RPCS: source.USE_PUBLIC_RPCS,
     RPC_TIMEOUT_MS: source.RPC_TIMEOUT_MS || undefined,
     MAX_STALE_SECONDS: source.MAX_STALE_SECONDS || undefined,
@@ -185,13 +266,55 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     STREAM_HEARTBEAT_SECONDS: source.STREAM_HEARTBEAT_SECONDS || undefined,
     STREAM_BUFFER_BYTES: source.STREAM_BUFFER_BYTES || undefined,
     CHAIN_FEE_POLICIES: source.CHAIN_FEE_POLICIES || undefined,
+    ALLOW_INSECURE_RPC: source.ALLOW_INSECURE_RPC,
     rpcUrls,
   })
-  if (!result.success) {
-    const where = result.error.issues.map((i) => (i.path[0] === 'rpcUrls' ? `RPC_URL_${String(i.path[1])}` : String(i.path[0])))
-    throw new ConfigError(`Invalid configuration in ${[...new Set(where)].join(', ')}`)
-  }
+  if (!result.success) throw configError(result.error)
   memo.current = { source, env: result.data }
+  return result.data
+}
+
+const edgeInput = (source: EnvSource) => ({
+  API_KEYS: source.API_KEYS,
+  METRICS_TOKEN: source.METRICS_TOKEN || undefined,
+  READYZ_AUTH: source.READYZ_AUTH || undefined,
+  TRUST_PROXY: source.TRUST_PROXY,
+  AUTH_FAILURE_LIMIT: source.AUTH_FAILURE_LIMIT || undefined,
+})
+
+/**
+ * The error for failed validation: names the variables, never their values; adds our own messages
+ * (marked safe: they name an entry or a variable, never a secret or a URL).
+ */
+function configError(error: z.ZodError): ConfigError {
+  const where = error.issues.map((i) => (i.path[0] === 'rpcUrls' ? `RPC_URL_${String(i.path[1])}` : String(i.path[0])))
+  const details = error.issues.flatMap((i) =>
+    i.code === 'custom' && (i.params as { safe?: boolean } | undefined)?.safe ? [i.message] : [],
+  )
+  return new ConfigError(`Invalid configuration in ${[...new Set(where)].join(', ')}${details.length ? `: ${details.join('; ')}` : ''}`)
+}
+
+const edgeMemo = processSingleton('edge-env', () => ({ current: undefined as { key: string; env: EdgeEnv } | undefined }))
+
+/**
+ * The middleware's settings (API_KEYS, METRICS_TOKEN, READYZ_AUTH, TRUST_PROXY, AUTH_FAILURE_LIMIT),
+ * validated like the server's. Static `process.env.X` references, so edge platforms that expose only
+ * referenced variables still provide them. Memoised on their text.
+ * @throws ConfigError
+ */
+export function getEdgeEnv(): EdgeEnv {
+  const source: EnvSource = {
+    API_KEYS: process.env.API_KEYS,
+    METRICS_TOKEN: process.env.METRICS_TOKEN,
+    READYZ_AUTH: process.env.READYZ_AUTH,
+    TRUST_PROXY: process.env.TRUST_PROXY,
+    AUTH_FAILURE_LIMIT: process.env.AUTH_FAILURE_LIMIT,
+  }
+  const key = JSON.stringify(source)
+  if (edgeMemo.current?.key === key) return edgeMemo.current.env
+  const result = EdgeEnvSchema.safeParse(edgeInput(source))
+  if (!result.success) throw configError(result.error)
+  edgeMemo.current = { key, env: result.data }
   return result.data
 }
 
@@ -207,7 +330,7 @@ export const DemoEnvSchema = z.object({
   /** Port `npm run demo` serves on. */
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   /** The demo API key's secret; random when unset. */
-  DEMO_API_SECRET: z.string().min(1).optional(),
+  DEMO_API_SECRET: z.string().min(MIN_SECRET_LENGTH, `at least ${MIN_SECRET_LENGTH} characters`).optional(),
 })
 
 /** The demo script's settings (PORT, DEMO_API_SECRET), validated like the server's. */
@@ -216,4 +339,16 @@ export function getDemoEnv(source: EnvSource = process.env) {
   if (!result.success)
     throw new ConfigError(`Invalid configuration in ${[...new Set(result.error.issues.map((i) => String(i.path[0])))].join(', ')}`)
   return result.data
+}
+
+/**
+ * The recorder's `--rpc` value: a URL, or the name of an `RPC_URL_<chainId>` variable holding one
+ * (its first URL). With the name, the URL never appears on the command line, which `npm run` echoes.
+ * @throws ConfigError naming the variable when it is unset or not a list of http(s) URLs
+ */
+export function resolveRpcArgument(value: string, source: EnvSource = process.env): string {
+  if (!/^RPC_URL_\d+$/.test(value)) return value
+  const result = RpcUrlListSchema.safeParse(source[value] ?? '')
+  if (!result.success || result.data[0] === undefined) throw new ConfigError(`${value} is not set to an http(s) URL`)
+  return result.data[0]
 }

@@ -4,19 +4,28 @@ import { runBacktest, WARMUP_BLOCKS, type BacktestResult, type LevelMetrics } fr
 import { JUDGES, toBlockStats } from './backtest/block-stats'
 import { STRATEGIES } from './backtest/strategies'
 import { loadRecording, loadSharedDatasets } from './backtest/datasets'
-import { takeOption } from './cli-args'
+import { parseCommandLine } from './cli-args'
 
-const args = process.argv.slice(2)
-const opt = (name: string) => takeOption(args, name)
-const names = opt('--strategy')?.split(',')
-const judgeNames = opt('--judge')?.split(',')
-const lags = (opt('--lag') ?? '0,1,2').split(',').map(Number)
-const jsonOut = opt('--json') ?? 'backtest-results.json'
-const sharedRoot = opt('--shared')
-const strategies = names ? STRATEGIES.filter((s) => names.includes(s.name)) : STRATEGIES
-const judges = judgeNames ? JUDGES.filter((j) => judgeNames.includes(j.name)) : JUDGES
 const usage =
   'usage: npm run backtest -- <recording.jsonl[.gz] | shared> [--strategy a,b] [--judge lenient,moderate,strict] [--lag 0,1,2] [--json out.json] [--shared dir]'
+const { values, positionals: args } = parseCommandLine(
+  usage,
+  {
+    strategy: { type: 'string' },
+    judge: { type: 'string' },
+    lag: { type: 'string' },
+    json: { type: 'string' },
+    shared: { type: 'string' },
+  },
+  { positionals: true },
+)
+const names = values.strategy?.split(',')
+const judgeNames = values.judge?.split(',')
+const lags = (values.lag ?? '0,1,2').split(',').map(Number)
+const jsonOut = values.json ?? 'backtest-results.json'
+const sharedRoot = values.shared
+const strategies = names ? STRATEGIES.filter((s) => names.includes(s.name)) : STRATEGIES
+const judges = judgeNames ? JUDGES.filter((j) => judgeNames.includes(j.name)) : JUDGES
 if (names && strategies.length !== names.length) {
   console.error(`unknown strategy in ${names.join(',')}; known: ${STRATEGIES.map((s) => s.name).join(', ')}`)
   process.exit(2)

@@ -1,16 +1,22 @@
 // npm run bench [-- --seconds 5 --rounds 5 --connections 1,50 --no-build]
 import { runBench } from './bench/run'
 import { ensureFreshBuild } from './devnet/fresh-build'
-import { takeOption } from './cli-args'
+import { parseCommandLine, usageExit } from './cli-args'
 
-const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => takeOption(args, name) ?? fallback
-const seconds = Number(opt('--seconds', '5'))
-const rounds = Number(opt('--rounds', '5'))
-const connections = opt('--connections', '1,50').split(',').map(Number)
+const USAGE = 'usage: npm run bench [-- --seconds 5 --rounds 5 --connections 1,50 --no-build]'
+const { values } = parseCommandLine(USAGE, {
+  seconds: { type: 'string', default: '5' },
+  rounds: { type: 'string', default: '5' },
+  connections: { type: 'string', default: '1,50' },
+  'no-build': { type: 'boolean', default: false },
+})
+const seconds = Number(values.seconds)
+const rounds = Number(values.rounds)
+const connections = values.connections.split(',').map(Number)
+if (![seconds, rounds, ...connections].every((n) => n > 0)) usageExit(USAGE)
 // the framework-floor routes exist only in bench builds (next.config.mjs)
 process.env.GAS_API_BENCH_BUILD = '1'
-if (!args.includes('--no-build')) await ensureFreshBuild()
+if (!values['no-build']) await ensureFreshBuild()
 
 const report = await runBench({ seconds, connections, rounds, log: (s) => console.error(s) })
 const f = (x: number, d = 0) => x.toFixed(d)

@@ -9,21 +9,23 @@ import { getDemoEnv } from '../lib/env'
 import { ensureFreshBuild } from './devnet/fresh-build'
 import { startService } from './devnet/service'
 import { loadRecording, loadSharedDatasets } from './backtest/datasets'
-import { takeOption } from './cli-args'
+import { parseCommandLine, usageExit } from './cli-args'
 import { startReplayNode } from './replay/replay-node'
 
-const args = process.argv.slice(2)
-const replay = takeOption(args, '--replay')
-const speed = Number(takeOption(args, '--speed') ?? '1')
-if (!(speed > 0) || args.some((a) => a !== '--no-build')) {
-  console.error('usage: npm run demo [-- --replay <recording.jsonl[.gz] | shared dataset name> [--speed N] [--no-build]]')
-  process.exit(2)
-}
+const USAGE = 'usage: npm run demo [-- --replay <recording.jsonl[.gz] | shared dataset name> [--speed N] [--no-build]]'
+const { values } = parseCommandLine(USAGE, {
+  replay: { type: 'string' },
+  speed: { type: 'string', default: '1' },
+  'no-build': { type: 'boolean', default: false },
+})
+const replay = values.replay
+const speed = Number(values.speed)
+if (!(speed > 0)) usageExit(USAGE)
 
 const settings = getDemoEnv()
 const port = settings.PORT
 const key = 'demo'
-const secret = settings.DEMO_API_SECRET ?? randomBytes(12).toString('base64url')
+const secret = settings.DEMO_API_SECRET ?? randomBytes(18).toString('base64url')
 
 /** The chain to serve: a replay of a recording, or anvil with live traffic. */
 async function startChain(): Promise<{ chainId: number; url: string; stop(): Promise<void> }> {
@@ -53,7 +55,7 @@ const stopAll = async () => {
   await chain.stop()
 }
 try {
-  if (!process.argv.includes('--no-build')) await ensureFreshBuild()
+  if (!values['no-build']) await ensureFreshBuild()
   service = await startService({
     port,
     env: {

@@ -1,13 +1,18 @@
 // npm run bench:scale-out [-- --seconds 20 --connections 10 --no-build]
 import { runScaleOut } from './bench/scale-out'
 import { ensureFreshBuild } from './devnet/fresh-build'
-import { takeOption } from './cli-args'
+import { parseCommandLine, usageExit } from './cli-args'
 
-const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => takeOption(args, name) ?? fallback
-const seconds = Number(opt('--seconds', '20'))
-const connections = Number(opt('--connections', '10'))
-if (!args.includes('--no-build')) await ensureFreshBuild()
+const USAGE = 'usage: npm run bench:scale-out [-- --seconds 20 --connections 10 --no-build]'
+const { values } = parseCommandLine(USAGE, {
+  seconds: { type: 'string', default: '20' },
+  connections: { type: 'string', default: '10' },
+  'no-build': { type: 'boolean', default: false },
+})
+const seconds = Number(values.seconds)
+const connections = Number(values.connections)
+if (!(seconds > 0 && connections > 0)) usageExit(USAGE)
+if (!values['no-build']) await ensureFreshBuild()
 
 const rows = await runScaleOut({ seconds, connections, log: (s) => console.error(s) })
 console.log(

@@ -1,11 +1,13 @@
 // npm run soak [-- --minutes 10 --no-build]
 import { runSoak } from './bench/soak'
 import { ensureFreshBuild } from './devnet/fresh-build'
-import { takeOption } from './cli-args'
+import { parseCommandLine, usageExit } from './cli-args'
 
-const args = process.argv.slice(2)
-const minutes = Number(takeOption(args, '--minutes') ?? 10)
-if (!args.includes('--no-build')) await ensureFreshBuild()
+const USAGE = 'usage: npm run soak [-- --minutes 10 --no-build]'
+const { values } = parseCommandLine(USAGE, { minutes: { type: 'string', default: '10' }, 'no-build': { type: 'boolean', default: false } })
+const minutes = Number(values.minutes)
+if (!(minutes > 0)) usageExit(USAGE)
+if (!values['no-build']) await ensureFreshBuild()
 const r = await runSoak({ minutes, log: (s) => console.error(s) })
 console.log(
   `\nnpm run soak -- --minutes ${minutes}   (10 connections, the four endpoints 15 s each per minute; the node frozen with SIGSTOP for 8 s every other minute)\n`,

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
-import { takeOption } from './cli-args'
+import { parseCommandLine } from './cli-args'
 import { parseCsv } from './record/recording'
 import { checkLevelsByWindow, parseDelayWindows, summarizeWindows } from './backtest/inclusion-delay'
 import {
@@ -21,15 +21,9 @@ const MAINNET_BLOCK_MS = 12_000
 const WAITS_CSV = join('eth-mainnet-mempool-waits-2025', 'waiting_time_txs.csv.gz')
 const HISTORY_JSON = join('eth-mainnet-inclusion-delay-2025-2026', 'history.json')
 
-const args = process.argv.slice(2)
-const dataGiven = args.includes('--data')
-const dataOption = takeOption(args, '--data')
+const { values } = parseCommandLine('usage: npm run waits [-- --data <dir>]', { data: { type: 'string' } })
 // resolved from this file, not the working directory: ../shared/data beside the checkout
-const dir = dataOption ?? fileURLToPath(new URL('../../shared/data', import.meta.url))
-if (args.length > 0 || (dataGiven && !dataOption)) {
-  console.error('usage: node --import tsx scripts/waits.ts [--data <dir>]')
-  process.exit(2)
-}
+const dir = values.data ?? fileURLToPath(new URL('../../shared/data', import.meta.url))
 for (const file of [WAITS_CSV, HISTORY_JSON]) {
   if (!existsSync(join(dir, file))) {
     console.error(`no ${file} under ${dir}: pass --data <dir>, the folder holding the recorded mainnet data (see ../shared/data/README.md)`)

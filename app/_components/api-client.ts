@@ -1,3 +1,4 @@
+import './zod-without-eval'
 import type { z } from 'zod'
 import { ErrorBodySchema } from '@/lib/core/schemas'
 

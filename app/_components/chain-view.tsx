@@ -1,4 +1,5 @@
 'use client'
+import './zod-without-eval'
 import useSWR, { type SWRConfiguration } from 'swr'
 import {
   BaseFeeHistorySchema,

@@ -1,4 +1,5 @@
 'use client'
+import './zod-without-eval'
 import { QueryClient, QueryClientProvider, useQueries } from '@tanstack/react-query'
 import Link from 'next/link'
 import { useState } from 'react'

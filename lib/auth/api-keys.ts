@@ -1,5 +1,6 @@
 import { hexToBytes, sha256, timingSafeEqual } from './constant-time'
 import { processSingleton } from '../core/process-singleton'
+import { ConfigError, parseApiKeysText } from '../env'
 
 /** One configured credential, kept only as SHA-256 digests. */
 export type ApiKeyEntry = { key: string; keyDigest: Uint8Array; secretDigest: Uint8Array }
@@ -9,34 +10,26 @@ export class ApiKeysConfigError extends Error {
   override name = 'ApiKeysConfigError'
 }
 
-const HASHED = /^sha256:([0-9a-fA-F]{64})$/
-
 /**
- * Parses API_KEYS: comma-separated entries `key:secret` (the secret may contain ':' but not ',')
- * or `key:sha256:<64 hex>` (the SHA-256 of the UTF-8 secret). Blank entries are ignored.
+ * Parses API_KEYS (lib/env.ts parseApiKeysText: `key:secret` with a secret of at least 16
+ * characters, or `key:sha256:<64 hex>`) into digests.
+ * @throws ApiKeysConfigError naming the entry, never its secret
  */
 export async function parseApiKeys(setting: string): Promise<ApiKeyEntry[]> {
-  const entries: ApiKeyEntry[] = []
-  const parts = setting
-    .split(',')
-    .map((p) => p.trim())
-    .filter((p) => p.length > 0)
-  for (const [index, part] of parts.entries()) {
-    const colon = part.indexOf(':')
-    const key = colon > 0 ? part.slice(0, colon) : ''
-    const rest = colon > 0 ? part.slice(colon + 1) : ''
-    if (!key || !rest) throw new ApiKeysConfigError(`API_KEYS entry ${index + 1} is not key:secret`)
-    const digestHex = HASHED.exec(rest)?.[1]
-    if (digestHex === undefined && rest.startsWith('sha256:')) {
-      throw new ApiKeysConfigError(`API_KEYS entry ${index + 1} ('${key}') has a malformed sha256 digest`)
-    }
-    entries.push({
-      key,
-      keyDigest: await sha256(key),
-      secretDigest: digestHex !== undefined ? hexToBytes(digestHex) : await sha256(rest),
-    })
+  let texts
+  try {
+    texts = parseApiKeysText(setting)
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ApiKeysConfigError(err.message)
+    throw err
   }
-  return entries
+  return Promise.all(
+    texts.map(async (t) => ({
+      key: t.key,
+      keyDigest: await sha256(t.key),
+      secretDigest: t.digestHex !== undefined ? hexToBytes(t.digestHex) : await sha256(t.secret),
+    })),
+  )
 }
 
 /**

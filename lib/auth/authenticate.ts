@@ -36,3 +36,11 @@ export async function authenticate(header: string | null, apiKeysSetting: string
   remembered.keys.set(header, key)
   return { ok: true, key }
 }
+
+/**
+ * Whether this exact Authorization header verified before under this API_KEYS setting: such a
+ * caller passes even while its address is throttled (a guesser cannot produce one without the secret).
+ */
+export function isRemembered(header: string | null, apiKeysSetting: string): boolean {
+  return header !== null && state.remembered.setting === apiKeysSetting && state.remembered.keys.has(header)
+}

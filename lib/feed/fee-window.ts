@@ -255,11 +255,22 @@ export function heldWindows(): { chain: ChainConfig; window: FeeWindow }[] {
   return [...states.values()].flatMap((st) => (st.window ? [{ chain: st.chain, window: st.window }] : []))
 }
 
-/** Per chain: the head block (number, unix seconds) and the read time (ms since the epoch) of the window this process holds. */
-export function cachedWindows(): { chainId: number; headNumber: number; headTimestamp: number; fetchedAt: number }[] {
+/**
+ * Per chain: the head block (number, unix seconds), the read time (ms since the epoch) and the cache
+ * period (ms: how long it is fresh) of the window this process holds.
+ */
+export function cachedWindows(): { chainId: number; headNumber: number; headTimestamp: number; fetchedAt: number; ttlMs: number }[] {
   return [...states.values()].flatMap((st) =>
     st.window
-      ? [{ chainId: st.chain.id, headNumber: st.window.headNumber, headTimestamp: st.window.headTimestamp, fetchedAt: st.window.fetchedAt }]
+      ? [
+          {
+            chainId: st.chain.id,
+            headNumber: st.window.headNumber,
+            headTimestamp: st.window.headTimestamp,
+            fetchedAt: st.window.fetchedAt,
+            ttlMs: ttlMs(st.chain, st.window),
+          },
+        ]
       : [],
   )
 }

@@ -3,10 +3,12 @@ import 'server-only'
  * The service's public API: fee reports for a chain, read through the cache. Everything else in
  * lib/fees is pure; this file is the one that composes the cache with the math.
  */
-import { getFeeWindow, heldWindows } from '../feed/fee-window'
+import { cachedWindows, getFeeWindow, heldWindows } from '../feed/fee-window'
 import { accuracyOf, type AccuracyReport } from '../core/accuracy'
 import { feePolicyOf, getChain, getChains } from '../chains/registry'
 import type { SupportedChainNames, SupportedNetworks } from '../core/schemas'
+import { getServerEnv } from '../env'
+import { assessReadiness, type Readiness } from '../core/readiness'
 import { UnsupportedChainError } from '../core/errors'
 import type { ChainFeePolicy } from '../core/chain-policy'
 import { buildFeeReport, type FeeReport } from '../core/report'
@@ -121,4 +123,26 @@ export function supportedNetworks(): SupportedNetworks {
 /** Each supported chain's name, by decimal chain id. */
 export function supportedChainNames(): SupportedChainNames {
   return Object.fromEntries([...getChains().values()].map((c) => [String(c.id), c.name]))
+}
+
+/**
+ * Readiness (/readyz): asks every configured chain for its window through the feed, exactly as a
+ * request would (a fresh window: no read; an older one: at most the single-flight's one read per
+ * block, behind the answer; none young enough: a read bounded by RPC_TIMEOUT_MS; a failing chain:
+ * nothing within its back-off), then reports which chains hold a window no older than MAX_STALE_SECONDS.
+ */
+export async function checkReadiness(): Promise<Readiness> {
+  const chains = [...getChains().values()]
+  const results = await Promise.allSettled(chains.map((c) => getFeeWindow(c)))
+  const errors = new Map<number, string>()
+  results.forEach((r, i) => {
+    if (r.status === 'rejected') errors.set(chains[i]!.id, r.reason instanceof Error ? r.reason.name : 'Error')
+  })
+  return assessReadiness({
+    chainIds: chains.map((c) => c.id),
+    windows: cachedWindows(),
+    errors,
+    now: Date.now(),
+    maxStaleSeconds: getServerEnv().MAX_STALE_SECONDS,
+  })
 }

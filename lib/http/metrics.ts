@@ -2,7 +2,10 @@ import 'server-only'
 import { cachedWindows, heldAccuracy, type AccuracyReport } from '../fees'
 import { sharedStoreUp } from '../store/client'
 import { renderMetrics } from '../metrics/registry'
-import { requireIdentity, toErrorResponse } from './respond'
+import { verifyBearer } from '../auth/bearer'
+import { getServerEnv } from '../env'
+import { errorJson } from './error-body'
+import { toErrorResponse } from './respond'
 import { openStreams } from './stream'
 
 /** The /metrics body: the counters, each cached chain's data age, head age and block, and with REDIS_URL the shared store's state. */
@@ -72,12 +75,23 @@ export function metricsText(now = Date.now()): string {
   ])
 }
 
-/** GET /metrics: the text, to a request the middleware vouched for; 401 otherwise. */
+/**
+ * GET /metrics: the text, to a request carrying the METRICS_TOKEN bearer; 401 otherwise, 404 when no
+ * token is configured. The middleware checks the same first; this check is the handler failing
+ * closed (a request that reached it any other way gets nothing).
+ */
 export async function metricsResponse(request: Request): Promise<Response> {
+  let token: string | undefined
   try {
-    await requireIdentity(request)
+    token = getServerEnv().METRICS_TOKEN
   } catch (err) {
     return toErrorResponse(err)
+  }
+  if (token === undefined) return errorJson(404, 'Not found: /metrics is off (no METRICS_TOKEN is configured).')
+  if ((await verifyBearer(request.headers.get('authorization'), token)) !== 'ok') {
+    return errorJson(401, 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.', {
+      'www-authenticate': 'Bearer realm="gas-api-metrics"',
+    })
   }
   return new Response(metricsText(), {
     headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },

@@ -57,10 +57,10 @@ export async function runBench(opts: {
   const cold = await startDevnet({ chainId: 31338, blockTimeSec: 2, seedBlocks: 40, liveTraffic: false })
   const proxy = await startCountingProxy(devnet.url)
   const coldProxy = await startCountingProxy(cold.url)
-  const auth = `Basic ${Buffer.from('bench:bench-secret').toString('base64')}`
+  const auth = `Basic ${Buffer.from('bench:bench-secret-of-the-bench').toString('base64')}`
   const service = await startService({
     env: {
-      API_KEYS: 'bench:bench-secret',
+      API_KEYS: 'bench:bench-secret-of-the-bench',
       RATE_LIMITS: 'bench=0',
       USE_PUBLIC_RPCS: 'false',
       REQUEST_LOG: 'false',

@@ -42,10 +42,12 @@ async function redisCommandCount(url: string, reset = false): Promise<number> {
     c.destroy()
   }
 }
-const KEY = 'bench:bench-secret'
+const KEY = 'bench:bench-secret-of-the-bench'
+/** /metrics has its own bearer token (METRICS_TOKEN); API keys do not open it. */
+const METRICS_TOKEN = 'bench-metrics-token-of-the-bench'
 
-async function metric(service: Service, auth: string, name: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${service.url}/metrics`, { headers: { authorization: auth } })).text()
+async function metric(service: Service, name: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${service.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
   const out: Record<string, number> = {}
   for (const [, labels, value] of text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\d+)$`, 'gm'))) {
     if (labels !== undefined) out[labels] = Number(value)
@@ -67,6 +69,7 @@ export async function runScaleOut(opts: { seconds: number; connections: number; 
   // a finite quota, as every key has by default: with Redis each request is one counter EVAL
   const env = {
     API_KEYS: KEY,
+    METRICS_TOKEN,
     RATE_LIMITS: 'bench=999999999/60',
     USE_PUBLIC_RPCS: 'false',
     REQUEST_LOG: 'false',
@@ -87,7 +90,7 @@ export async function runScaleOut(opts: { seconds: number; connections: number; 
         }
         const urls = services.map((svc) => `${svc.url}/networks/${CHAIN}/suggestedGasFees`)
         await Promise.all(urls.map((url) => load(url, { connections: opts.connections, seconds: 2, headers }))) // warm-up
-        const before = await Promise.all(services.map((svc) => metric(svc, auth, 'gas_api_shared_reads_total')))
+        const before = await Promise.all(services.map((svc) => metric(svc, 'gas_api_shared_reads_total')))
         const headBefore = Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
         proxy.reset()
         if (s.redis) await redisCommandCount(redis.url, true)
@@ -95,7 +98,7 @@ export async function runScaleOut(opts: { seconds: number; connections: number; 
         const headAfter = Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
         const counts = proxy.counts()
         const redisCommands = s.redis ? await redisCommandCount(redis.url) : undefined
-        const after = await Promise.all(services.map((svc) => metric(svc, auth, 'gas_api_shared_reads_total')))
+        const after = await Promise.all(services.map((svc) => metric(svc, 'gas_api_shared_reads_total')))
         const newBlocks = Math.max(1, headAfter - headBefore)
         const calls = Object.entries(counts)
           .filter(([k]) => k !== '<http>')

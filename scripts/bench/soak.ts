@@ -18,9 +18,15 @@ function rssMb(pid: number): number {
 export async function runSoak(opts: { minutes: number; log: (s: string) => void }) {
   const devnet = await startDevnet({ chainId: 31337, blockTimeSec: 2, seedBlocks: 520 })
   const service = await startService({
-    env: { API_KEYS: 'soak:soak-secret', RATE_LIMITS: 'soak=0', USE_PUBLIC_RPCS: 'false', REQUEST_LOG: 'false', RPC_URL_31337: devnet.url },
+    env: {
+      API_KEYS: 'soak:soak-secret-of-the-soak',
+      RATE_LIMITS: 'soak=0',
+      USE_PUBLIC_RPCS: 'false',
+      REQUEST_LOG: 'false',
+      RPC_URL_31337: devnet.url,
+    },
   })
-  const headers = { authorization: `Basic ${Buffer.from('soak:soak-secret').toString('base64')}` }
+  const headers = { authorization: `Basic ${Buffer.from('soak:soak-secret-of-the-soak').toString('base64')}` }
   const endpoints = ['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory']
   const samples: SoakSample[] = []
   try {

@@ -9,6 +9,7 @@ const INPUTS = [
   'lib',
   'public',
   'middleware.ts',
+  'instrumentation.ts',
   'next.config.mjs',
   'tsconfig.json',
   'postcss.config.mjs',

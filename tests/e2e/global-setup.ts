@@ -18,7 +18,7 @@ export default async function globalSetup() {
   const closed = await freePort()
   await ensureFreshBuild()
   const user = 'e2e'
-  const password = 'e2e:secret'
+  const password = 'e2e:secret-of-the-browser-tests'
   const service = await startService({
     env: {
       API_KEYS: `${user}:${password}`,

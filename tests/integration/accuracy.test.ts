@@ -10,7 +10,7 @@ import type { AccuracyReport } from '@/lib/core/accuracy'
 import type { BacktestResult } from '@/lib/core/backtest'
 import { REWARD_PERCENTILES } from '@/lib/core/estimator'
 import { toJsonLines, type Recording } from '@/scripts/record/recording'
-import { api, ctx, eventually } from './helpers'
+import { api, ctx, eventually, metrics } from './helpers'
 
 const run = promisify(execFile)
 
@@ -96,7 +96,7 @@ describe('GET /networks/{chainId}/accuracy', () => {
     // an accuracy answer and a scrape of the same window: the block did not change between two answers around the scrape
     await eventually(async () => {
       const before = await api(`/networks/${chain}/accuracy`)
-      const text = String((await api('/metrics')).body)
+      const text = String((await metrics()).body)
       const after = await api(`/networks/${chain}/accuracy`)
       if (before.headers.get('x-block-number') !== after.headers.get('x-block-number')) return undefined
       const report = after.body as unknown as AccuracyReport

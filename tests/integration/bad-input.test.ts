@@ -84,7 +84,7 @@ describe('methods', () => {
 })
 
 describe('authorization variants', () => {
-  const [key, secret] = ['itest', 'plain-secret']
+  const [key, secret] = ['itest', 'plain-secret-of-itest']
   const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64')
   test.each([
     ['missing', undefined, 401],

@@ -18,7 +18,7 @@ import {
 } from '../support/family-chains'
 import { basic } from './helpers'
 
-const CRED: [string, string] = ['families', 'families-secret']
+const CRED: [string, string] = ['families', 'families-secret-of-test']
 const GWEI = 1_000_000_000n
 // Base's 2026 parameters (elasticity 5, denominator 100: +4% a block) in Holocene's extraData
 const BASE_EXTRA_DATA = '0x' + '00' + '00000064' + '00000005'

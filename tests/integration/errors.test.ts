@@ -47,9 +47,9 @@ describe('401', () => {
     ['another scheme', 'Bearer abc', /not valid HTTP Basic/],
     ['invalid base64', 'Basic %%%%', /not valid HTTP Basic/],
     ['no colon', `Basic ${Buffer.from('itest').toString('base64')}`, /not valid HTTP Basic/],
-    ['an empty key', `Basic ${Buffer.from(':plain-secret').toString('base64')}`, /not valid HTTP Basic/],
+    ['an empty key', `Basic ${Buffer.from(':plain-secret-of-itest').toString('base64')}`, /not valid HTTP Basic/],
     ['a wrong secret', 'WRONG', /not valid\./],
-    ['an unknown key', `Basic ${Buffer.from('nobody:plain-secret').toString('base64')}`, /not valid\./],
+    ['an unknown key', `Basic ${Buffer.from('nobody:plain-secret-of-itest').toString('base64')}`, /not valid\./],
     ["a hashed key's digest sent as the secret", 'DIGEST', /not valid\./],
   ])('error: %s', async (_, header, message) => {
     const c = ctx()

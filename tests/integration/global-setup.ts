@@ -43,6 +43,8 @@ export type IntegrationContext = {
   }
   rpcTimeoutMs: number
   maxStaleSeconds: number
+  /** the bearer token that opens /metrics */
+  metricsToken: string
 }
 
 declare module 'vitest' {
@@ -88,11 +90,12 @@ export default async function setup(project: TestProject) {
     await ensureFreshBuild()
     const rpcTimeoutMs = 1_500
     const maxStaleSeconds = 4
+    const metricsToken = 'itest-metrics-token-0123456789'
     const credentials: IntegrationContext['credentials'] = {
-      plain: ['itest', 'plain-secret'],
+      plain: ['itest', 'plain-secret-of-itest'],
       hashed: ['hashed', 'only-its-hash-is-configured'],
-      colon: ['colon', 'a:b:c'],
-      limited: ['limited', 'five-a-minute'],
+      colon: ['colon', 'a:b:c:colons-in-secret'],
+      limited: ['limited', 'five-requests-an-hour'],
     }
     const sha = createHash('sha256').update(credentials.hashed[1]).digest('hex')
     const logFile = join(mkdtempSync(join(tmpdir(), 'gas-api-log-')), 'server.log')
@@ -103,6 +106,10 @@ export default async function setup(project: TestProject) {
         // the load tests' key is unlimited; 'limited' has 5 requests an hour for the 429 test (its window
         // opens with its first request, so the test's six requests all fall in it)
         RATE_LIMITS: `${credentials.plain[0]}=0, ${credentials.limited[0]}=5/3600`,
+        METRICS_TOKEN: metricsToken,
+        // the bad-input and error tables send hundreds of wrong credentials from this one address; the
+        // failed-authentication throttle is tested on a service of its own (operations.test.ts)
+        AUTH_FAILURE_LIMIT: '0',
         USE_PUBLIC_RPCS: 'false',
         RPC_TIMEOUT_MS: String(rpcTimeoutMs),
         MAX_STALE_SECONDS: String(maxStaleSeconds),
@@ -147,6 +154,7 @@ export default async function setup(project: TestProject) {
       },
       rpcTimeoutMs,
       maxStaleSeconds,
+      metricsToken,
     })
   } catch (err) {
     await teardown()

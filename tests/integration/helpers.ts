@@ -11,6 +11,9 @@ export const basic = ([key, secret]: readonly [string, string]) => `Basic ${Buff
 /** A parsed answer: the error body's fields when it is one; zod schemas narrow the rest. */
 export type ApiBody = { statusCode?: number; error?: string; message?: string } & Record<string, unknown>
 
+/** GET /metrics with the metrics bearer token (or the given Authorization header; null: none). */
+export const metrics = (auth: string | null = `Bearer ${ctx().metricsToken}`) => api('/metrics', { auth })
+
 /** GET an API path with the plain test credentials (or the given Authorization header). */
 export async function api(path: string, init: { auth?: string | null; method?: string } = {}) {
   const c = ctx()

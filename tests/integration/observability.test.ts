@@ -1,10 +1,19 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { api, ctx, eventually } from './helpers'
+import { api, basic, ctx, eventually, metrics } from './helpers'
 
 describe('/metrics', () => {
-  test("behavior: behind the API's auth; counts requests, upstream reads and cache outcomes; reports data age", async () => {
-    expect((await api('/metrics', { auth: null })).status).toBe(401)
+  test('error: only its bearer token opens it; API keys do not', async () => {
+    const refused = [null, basic(ctx().credentials.plain), `Bearer ${ctx().metricsToken}x`, `Basic ${ctx().metricsToken}`, 'Bearer']
+    for (const auth of refused) {
+      const res = await metrics(auth)
+      expect(res.status).toBe(401)
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="gas-api-metrics"')
+      expect(res.body).toMatchObject({ statusCode: 401, error: 'Unauthorized' })
+    }
+  })
+
+  test('behavior: counts requests, upstream reads and cache outcomes; reports data age', async () => {
     const path = `/networks/${ctx().chains.live}/busyThreshold`
     const before = Date.now()
     let last: Awaited<ReturnType<typeof api>> | undefined
@@ -17,7 +26,7 @@ describe('/metrics', () => {
     // a failed upstream read of its own, whichever tests ran before
     await api(`/networks/${ctx().chains.garbage}/busyThreshold`)
     const metricsSent = Date.now() / 1000
-    const res = await api('/metrics')
+    const res = await metrics()
     const metricsAnswered = Date.now() / 1000
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/)

@@ -6,6 +6,7 @@ import { promisify } from 'node:util'
 import { describe, expect, test } from 'vitest'
 import { weightedPercentile } from '@/scripts/backtest/block-stats'
 import { fromJsonLines } from '@/scripts/record/recording'
+import { freePort } from '@/scripts/devnet/anvil'
 import { at, ctx } from './helpers'
 
 const run = promisify(execFile)
@@ -55,5 +56,37 @@ describe('npm run record, then npm run backtest', () => {
     expect(new Set(result.metrics.map((m: { strategy: string }) => m.strategy))).toEqual(
       new Set(['ours', 'metamask-feehistory', 'viem', 'ethers', 'infura-shape']),
     )
+  })
+})
+
+describe('npm run record against a node that fails', () => {
+  // provider URLs embed API keys: the URL (host, path, query, credentials) must appear nowhere
+  const secretParts = ['FAKE-PROVIDER-KEY-0123', 'FAKE-QUERY-KEY-4567', 'fake-password-89']
+  const fakeUrl = (port: number) => `http://user:fake-password-89@127.0.0.1:${port}/v3/FAKE-PROVIDER-KEY-0123?apikey=FAKE-QUERY-KEY-4567`
+  const failed = (err: unknown) => err as { code: number; stdout: string; stderr: string }
+
+  test('error: a closed port: exit code 1, one line naming the error, no part of the URL in stdout or stderr', async () => {
+    const port = await freePort()
+    const out = join(mkdtempSync(join(tmpdir(), 'gas-api-')), 'never.jsonl')
+    const args = ['--import', 'tsx', 'scripts/record.ts', '--rpc', fakeUrl(port), '--blocks', '5', '--out', out]
+    const r = failed(await run(process.execPath, args, { timeout: 60_000 }).catch((e: unknown) => e))
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^npm run record: HttpRequestError: HTTP request failed\.$/m)
+    for (const part of [...secretParts, `127.0.0.1:${port}`]) expect(r.stdout + r.stderr).not.toContain(part)
+  })
+
+  test("behavior: --rpc RPC_URL_<id> reads the URL from that variable, so even npm's echo of the command line shows none", async () => {
+    const port = await freePort()
+    const out = join(mkdtempSync(join(tmpdir(), 'gas-api-')), 'never.jsonl')
+    const env = { ...process.env, RPC_URL_31999: fakeUrl(port) }
+    const r = failed(
+      await run('npm', ['run', 'record', '--', '--rpc', 'RPC_URL_31999', '--blocks', '5', '--out', out], { timeout: 60_000, env }).catch(
+        (e: unknown) => e,
+      ),
+    )
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain('--rpc RPC_URL_31999')
+    expect(r.stderr).toMatch(/npm run record: HttpRequestError/)
+    for (const part of [...secretParts, `127.0.0.1:${port}`]) expect(r.stdout + r.stderr).not.toContain(part)
   })
 })

@@ -11,7 +11,7 @@ import { at } from '../support/at'
 import { SHARED_DATA } from '../support/shared-data'
 import { basic, eventually } from './helpers'
 
-const CRED: [string, string] = ['replay', 'replay-secret']
+const CRED: [string, string] = ['replay', 'replay-secret-of-the-test']
 const datasets = loadSharedDatasets(SHARED_DATA)
 const mainnet = datasets.find((d) => d.name === 'mainnet-100-blocks-txs')!.recording
 const polygon = datasets.find((d) => d.name === 'polygon-1024-feehistory')!.recording

@@ -15,8 +15,8 @@ import { startService, type Service } from '@/scripts/devnet/service'
 import { basic, eventually } from './helpers'
 
 const CHAIN = 31346
-const LOAD: [string, string] = ['pair', 'pair-secret'] // a large quota, so every request goes through Redis' counter
-const LIMITED: [string, string] = ['pair-limited', 'six-an-hour']
+const LOAD: [string, string] = ['pair', 'pair-secret-of-the-test'] // a large quota, so every request goes through Redis' counter
+const LIMITED: [string, string] = ['pair-limited', 'six-requests-an-hour']
 // the Redis password is in REDIS_URL, as in production: it must never reach a log
 const REDIS_PASSWORD = 'redis-pw-must-not-leak'
 
@@ -32,8 +32,9 @@ const get = (svc: Service, p: string, cred = LOAD) => fetch(`${svc.url}${p}`, { 
 const head = async () => Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+const METRICS_TOKEN = 'pair-metrics-token-of-the-test'
 async function metrics(svc: Service): Promise<string> {
-  return (await get(svc, '/metrics')).text()
+  return (await fetch(`${svc.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
 }
 const metric = (text: string, re: RegExp) => Number(re.exec(text)?.[1] ?? Number.NaN)
 /** Windows this instance took from the shared store instead of reading them itself. */
@@ -93,6 +94,7 @@ beforeAll(async () => {
   logs = [join(dir, 'a.log'), join(dir, 'b.log')]
   const env = {
     API_KEYS: `${LOAD.join(':')}, ${LIMITED.join(':')}`,
+    METRICS_TOKEN,
     RATE_LIMITS: `${LOAD[0]}=1000000/3600, ${LIMITED[0]}=6/3600`,
     USE_PUBLIC_RPCS: 'false',
     REQUEST_LOG: 'false',

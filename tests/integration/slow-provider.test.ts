@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest'
-import { api, ctx, eventually } from './helpers'
+import { api, ctx, eventually, metrics } from './helpers'
 
 const setMode = (mode: string) => fetch(`${ctx().flakyNode}/__mode/${mode}`, { method: 'POST' })
 
 async function counter(re: RegExp): Promise<number> {
-  const text = String((await api('/metrics')).body)
+  const text = String((await metrics()).body)
   return [...text.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0)
 }
 const misses = () => counter(/^gas_api_cache_total\{chain="31343",outcome="miss"\} (\d+)$/gm)

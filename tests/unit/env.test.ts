@@ -45,12 +45,62 @@ describe('getServerEnv', () => {
   })
 })
 
+describe('security settings', () => {
+  test('default: /metrics off, /readyz open, no proxy trusted, 10 failed authentications a minute, https-only RPC', () => {
+    expect(getServerEnv({})).toMatchObject({
+      METRICS_TOKEN: undefined,
+      READYZ_AUTH: 'none',
+      TRUST_PROXY: false,
+      AUTH_FAILURE_LIMIT: 10,
+      ALLOW_INSECURE_RPC: false,
+    })
+  })
+
+  test('args: METRICS_TOKEN, READYZ_AUTH, TRUST_PROXY, AUTH_FAILURE_LIMIT', () => {
+    expect(
+      getServerEnv({ METRICS_TOKEN: 'm'.repeat(16), READYZ_AUTH: 'basic', TRUST_PROXY: 'true', AUTH_FAILURE_LIMIT: '0' }),
+    ).toMatchObject({ METRICS_TOKEN: 'm'.repeat(16), READYZ_AUTH: 'basic', TRUST_PROXY: true, AUTH_FAILURE_LIMIT: 0 })
+  })
+
+  test.each([
+    [{ METRICS_TOKEN: 'short-token' }, /METRICS_TOKEN/, /short-token/],
+    [{ READYZ_AUTH: 'bearer' }, /READYZ_AUTH/, /bearer/],
+    [{ AUTH_FAILURE_LIMIT: '-1' }, /AUTH_FAILURE_LIMIT/, /-1/],
+    [{ API_KEYS: 'alice:too-short' }, /API_KEYS entry 1 \('alice'\): the secret is shorter than 16 characters/, /too-short/],
+    [{ API_KEYS: `bob:sha256:${'0'.repeat(63)}` }, /API_KEYS entry 1 \('bob'\): the sha256: digest is not 64 hex digits/, /0{63}/],
+  ])('error: %o is refused, naming the variable, never the value', (source, names, value) => {
+    expect(() => getServerEnv(source)).toThrow(names)
+    expect(() => getServerEnv(source)).not.toThrow(value)
+  })
+
+  test('error: a plain http:// RPC URL to another host is refused without ALLOW_INSECURE_RPC, and never printed', () => {
+    const url = 'http://rpc.example/v3/PROVIDER-KEY-123'
+    expect(() => getServerEnv({ RPC_URL_1: `https://a.example,${url}` })).toThrow(
+      /RPC_URL_1 holds a plain http:\/\/ URL.*ALLOW_INSECURE_RPC/,
+    )
+    expect(() => getServerEnv({ RPC_URL_1: url })).not.toThrow(/PROVIDER-KEY|rpc\.example/)
+    expect(getServerEnv({ RPC_URL_1: url, ALLOW_INSECURE_RPC: 'true' }).rpcUrls['1']).toEqual([url])
+    // loopback is this machine: plain http cannot leak there
+    for (const local of [
+      'http://127.0.0.1:8545',
+      'http://127.8.0.1',
+      'http://localhost:8545',
+      'http://[::1]:8545',
+      'http://node.localhost',
+    ])
+      expect(getServerEnv({ RPC_URL_1: local }).rpcUrls['1']).toEqual([local])
+    for (const remote of ['http://127.0.0.1.example', 'http://10.0.0.5:8545', 'http://128.0.0.1'])
+      expect(() => getServerEnv({ RPC_URL_1: remote })).toThrow(/RPC_URL_1/)
+  })
+})
+
 describe('getDemoEnv', () => {
   test('default: port 3000, no fixed secret', () => {
     expect(getDemoEnv({})).toEqual({ PORT: 3000 })
   })
   test('args: PORT and DEMO_API_SECRET', () => {
-    expect(getDemoEnv({ PORT: '8080', DEMO_API_SECRET: 's' })).toEqual({ PORT: 8080, DEMO_API_SECRET: 's' })
+    expect(getDemoEnv({ PORT: '8080', DEMO_API_SECRET: 's'.repeat(16) })).toEqual({ PORT: 8080, DEMO_API_SECRET: 's'.repeat(16) })
+    expect(() => getDemoEnv({ DEMO_API_SECRET: 'demo-secret' })).toThrow(/DEMO_API_SECRET/)
   })
   test('error: a bad PORT names the variable', () => {
     expect(() => getDemoEnv({ PORT: 'abc' })).toThrow(/PORT/)

@@ -10,9 +10,9 @@ const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')
 
 describe('parseApiKeys', () => {
   test('default: key:secret entries, secrets may contain ":"', async () => {
-    const entries = await parseApiKeys('alice:one, bob:t:w:o ,,')
+    const entries = await parseApiKeys('alice:one-of-alice-16+, bob:t:w:o-bob-sixteen ,,')
     expect(entries.map((e) => e.key)).toEqual(['alice', 'bob'])
-    expect(await verifyApiKey(entries, 'bob', 't:w:o')).toBe('bob')
+    expect(await verifyApiKey(entries, 'bob', 't:w:o-bob-sixteen')).toBe('bob')
   })
 
   test('args: a secret stored as its SHA-256', async () => {
@@ -21,8 +21,22 @@ describe('parseApiKeys', () => {
     expect(await verifyApiKey(entries, 'carol', `sha256:${sha('hunter2:x')}`)).toBeNull()
   })
 
-  test.each(['nocolon', ':secret', 'key:', `key:sha256:${'a'.repeat(63)}`])('error: malformed entry "%s"', async (entry) => {
-    await expect(parseApiKeys(`good:one,${entry}`)).rejects.toThrow(ApiKeysConfigError)
+  test.each(['nocolon', ':secret', 'key:', `key:sha256:${'a'.repeat(63)}`, `key:sha256:${'a'.repeat(65)}`, `key:sha256:${'g'.repeat(64)}`])(
+    'error: malformed entry "%s"',
+    async (entry) => {
+      await expect(parseApiKeys(`good:good-secret-sixteen,${entry}`)).rejects.toThrow(ApiKeysConfigError)
+    },
+  )
+
+  test('error: a plain secret shorter than 16 characters is refused, naming the entry and key, not the secret', async () => {
+    await expect(parseApiKeys('good:good-secret-sixteen, weak:fifteen-chars-x')).rejects.toThrow(
+      "API_KEYS entry 2 ('weak'): the secret is shorter than 16 characters",
+    )
+    await expect(parseApiKeys('weak:fifteen-chars-x')).rejects.not.toThrow(/fifteen-chars-x/)
+    // 16 characters (counted as characters, not bytes) is enough
+    expect(await parseApiKeys('ok:sixteen-chars-xy')).toHaveLength(1)
+    await expect(parseApiKeys('cyr:ключключключключ')).resolves.toHaveLength(1)
+    await expect(parseApiKeys('cyr:ключключключклю')).rejects.toThrow(/shorter than 16/)
   })
 
   test('error: the message never contains a secret', async () => {
@@ -33,12 +47,13 @@ describe('parseApiKeys', () => {
 
 describe('verifyApiKey', () => {
   test('behavior: wrong secret, unknown (revoked) key, swapped fields are all rejected', async () => {
-    const entries = await parseApiKeys('alice:one,bob:two')
-    expect(await verifyApiKey(entries, 'alice', 'one')).toBe('alice')
-    expect(await verifyApiKey(entries, 'alice', 'two')).toBeNull()
-    expect(await verifyApiKey(entries, 'mallory', 'one')).toBeNull()
-    expect(await verifyApiKey(entries, 'one', 'alice')).toBeNull()
-    expect(await verifyApiKey(entries, 'alice', 'one ')).toBeNull()
+    const [one, two] = ['secret-one-of-alice', 'secret-two-of-bob']
+    const entries = await parseApiKeys(`alice:${one},bob:${two}`)
+    expect(await verifyApiKey(entries, 'alice', one)).toBe('alice')
+    expect(await verifyApiKey(entries, 'alice', two)).toBeNull()
+    expect(await verifyApiKey(entries, 'mallory', one)).toBeNull()
+    expect(await verifyApiKey(entries, one, 'alice')).toBeNull()
+    expect(await verifyApiKey(entries, 'alice', `${one} `)).toBeNull()
   })
 })
 
@@ -71,14 +86,17 @@ describe('timingSafeEqual', () => {
   })
 })
 
+const ALICE = 'alice:one-of-alice-16chars'
+
 describe('authenticate', () => {
   test.each([
-    ['missing', null, 'alice:one', { ok: false, reason: 'missing' }],
-    ['malformed', 'Basic %%%', 'alice:one', { ok: false, reason: 'malformed' }],
-    ['invalid', formatBasicAuth({ key: 'alice', secret: 'nope' }), 'alice:one', { ok: false, reason: 'invalid' }],
-    ['ok', formatBasicAuth({ key: 'alice', secret: 'one' }), 'alice:one', { ok: true, key: 'alice' }],
-    ['unconfigured', formatBasicAuth({ key: 'alice', secret: 'one' }), '', { ok: false, reason: 'unconfigured' }],
-    ['misconfigured', formatBasicAuth({ key: 'alice', secret: 'one' }), 'broken', { ok: false, reason: 'misconfigured' }],
+    ['missing', null, ALICE, { ok: false, reason: 'missing' }],
+    ['malformed', 'Basic %%%', ALICE, { ok: false, reason: 'malformed' }],
+    ['invalid', formatBasicAuth({ key: 'alice', secret: 'nope' }), ALICE, { ok: false, reason: 'invalid' }],
+    ['ok', formatBasicAuth({ key: 'alice', secret: 'one-of-alice-16chars' }), ALICE, { ok: true, key: 'alice' }],
+    ['unconfigured', formatBasicAuth({ key: 'alice', secret: 'one-of-alice-16chars' }), '', { ok: false, reason: 'unconfigured' }],
+    ['misconfigured', formatBasicAuth({ key: 'alice', secret: 'one-of-alice-16chars' }), 'broken', { ok: false, reason: 'misconfigured' }],
+    ['weak secret', formatBasicAuth({ key: 'alice', secret: 'one' }), 'alice:one', { ok: false, reason: 'misconfigured' }],
   ])('args: %s', async (_, header, setting, want) => {
     expect(await authenticate(header, setting)).toEqual(want)
   })

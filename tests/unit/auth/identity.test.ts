@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { IDENTITY_HEADER, signIdentity, verifyIdentity } from '@/lib/auth/identity'
 
-const SETTING = 'alice:secret-one, bob:sha256:' + 'a'.repeat(64) + ', a.b:s1, ключ:s2, x:y:s3'
+const SETTING =
+  'alice:secret-one-of-alice, bob:sha256:' + 'a'.repeat(64) + ', a.b:s1-of-dotted-key, ключ:s2-of-cyrillic-key, x:y:s3-of-x-with-colon'
 
 describe('identity forwarded by the middleware', () => {
   test('default: a signed key name verifies, under the same API_KEYS setting only', async () => {
@@ -33,6 +34,7 @@ describe('identity forwarded by the middleware', () => {
 describe('handlers fail closed', () => {
   test("error: a request that reaches a handler without the middleware's identity is 401, before any work", async () => {
     process.env.API_KEYS = SETTING
+    process.env.METRICS_TOKEN = 'metrics-token-of-the-unit-test'
     const { feeRoute } = await import('@/lib/http/respond')
     const { metricsResponse } = await import('@/lib/http/metrics')
     const { GET } = feeRoute('busyThreshold')
@@ -41,12 +43,14 @@ describe('handlers fail closed', () => {
       {},
       { [IDENTITY_HEADER]: `alice.${'f'.repeat(64)}` },
       { authorization: 'Basic YWxpY2U6c2VjcmV0LW9uZQ==' },
+      { authorization: 'Bearer not-the-metrics-token' },
     ]
     for (const headers of cases) {
       const res = await GET(new Request('http://x/networks/1/busyThreshold', { headers }), context)
       expect(res.status).toBe(401)
       expect(res.headers.get('www-authenticate')).toMatch(/^Basic /)
       expect(res.headers.get('ratelimit-limit')).toBeNull()
+      // API keys, verified identities included, do not open /metrics: only its bearer token does
       expect((await metricsResponse(new Request('http://x/metrics', { headers }))).status).toBe(401)
     }
   })

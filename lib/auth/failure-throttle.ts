@@ -1,0 +1,55 @@
+import { processSingleton } from '../core/process-singleton'
+
+/** One throttle window: failures are counted for 60 s from the first. */
+export const FAILURE_WINDOW_MS = 60_000
+/** The per-instance ceiling, as a multiple of the per-address limit: holds even when addresses are forged. */
+export const INSTANCE_CEILING_FACTOR = 10
+/** Addresses remembered at most; past it, finished windows are dropped, then all (the ceiling still holds). */
+const MAX_ADDRESSES = 10_000
+
+type Window = { failures: number; endsAt: number }
+type Throttle = { byAddress: Map<string, Window>; instance: Window }
+
+const state = processSingleton('auth-failure-throttle', (): Throttle => ({ byAddress: new Map(), instance: { failures: 0, endsAt: 0 } }))
+
+const current = (w: Window | undefined, now: number) => (w && now < w.endsAt ? w : undefined)
+
+/**
+ * Whether `address` may attempt to authenticate now: not when it has `limit` failures in its
+ * window, nor when this instance has `limit × INSTANCE_CEILING_FACTOR` failures in its window.
+ * Per process (on the edge runtime: per middleware instance). `limit` 0: always.
+ * @returns null, or the seconds until the blocking window ends (for Retry-After)
+ */
+export function authBlockedFor(address: string, limit: number, now = Date.now()): number | null {
+  if (limit === 0) return null
+  const own = current(state.byAddress.get(address), now)
+  const instance = current(state.instance, now)
+  const waits = [
+    own && own.failures >= limit ? own.endsAt : undefined,
+    instance && instance.failures >= limit * INSTANCE_CEILING_FACTOR ? instance.endsAt : undefined,
+  ].filter((t): t is number => t !== undefined)
+  return waits.length ? Math.max(1, Math.ceil((Math.max(...waits) - now) / 1000)) : null
+}
+
+/** Counts one failed authentication from `address` (and for the instance). */
+export function recordAuthFailure(address: string, now = Date.now()): void {
+  const { byAddress } = state
+  let own = current(byAddress.get(address), now)
+  if (!own) {
+    if (byAddress.size >= MAX_ADDRESSES) {
+      for (const [a, w] of byAddress) if (now >= w.endsAt) byAddress.delete(a)
+      if (byAddress.size >= MAX_ADDRESSES) byAddress.clear()
+    }
+    own = { failures: 0, endsAt: now + FAILURE_WINDOW_MS }
+    byAddress.set(address, own)
+  }
+  own.failures++
+  if (!current(state.instance, now)) state.instance = { failures: 0, endsAt: now + FAILURE_WINDOW_MS }
+  state.instance.failures++
+}
+
+/** Forgets every count (tests). */
+export function resetAuthFailures(): void {
+  state.byAddress.clear()
+  state.instance = { failures: 0, endsAt: 0 }
+}

@@ -1,0 +1,31 @@
+import 'server-only'
+import { checkReadiness } from '../fees'
+import { getServerEnv } from '../env'
+import { describeUnready } from '../core/readiness'
+import { errorJson } from './error-body'
+import { requireIdentity, toErrorResponse } from './respond'
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }
+
+/** GET /healthz: liveness. The process serves: 200, with no upstream call and no configuration read. */
+export function healthzResponse(): Response {
+  return new Response(JSON.stringify({ status: 'ok' }), { status: 200, headers: JSON_HEADERS })
+}
+
+/**
+ * GET /readyz: readiness. 200 when every configured chain has a window no older than
+ * MAX_STALE_SECONDS (asking the feed for each as a request would, see checkReadiness); otherwise
+ * 503 with the error body and `chains` naming each chain's state. READYZ_AUTH=basic: an API key is
+ * needed (the middleware checks it; this handler fails closed on the identity as the API does).
+ */
+export async function readyzResponse(request: Request): Promise<Response> {
+  try {
+    if (getServerEnv().READYZ_AUTH === 'basic') await requireIdentity(request)
+    const readiness = await checkReadiness()
+    if (readiness.ready)
+      return new Response(JSON.stringify({ status: 'ready', chains: readiness.chains }), { status: 200, headers: JSON_HEADERS })
+    return errorJson(503, describeUnready(readiness), { 'retry-after': '5' }, { chains: readiness.chains })
+  } catch (err) {
+    return toErrorResponse(err)
+  }
+}
