@@ -19,8 +19,8 @@ export type LevelAccuracy = {
   trials: number
   /** Blocks the level promises (its maxWaitTimeEstimate in blocks; the median over the trials). */
   promisedBlocks: number
-  /** Share of the trials included within the promised wait, 0…1. */
-  includedWithinPromise: number
+  /** Share of the trials included within the promised wait, 0…1; null without trials. */
+  includedWithinPromise: number | null
   /** Share the level aims for (the estimator's target), 0…1. */
   targetInclusion: number
   /** Median blocks until inclusion, over the trials that were included (null: none was). */
@@ -81,7 +81,7 @@ export function accuracyOf(window: FeeWindow, policy: ChainFeePolicy): AccuracyR
     return {
       trials: m.trials,
       promisedBlocks: m.promisedBlocks,
-      includedWithinPromise: m.inclusionRate,
+      includedWithinPromise: m.trials > 0 ? m.inclusionRate : null,
       targetInclusion: m.targetInclusion,
       medianWaitBlocks: m.medianWaitBlocks,
       medianOverpayment: m.medianOverpayment,

@@ -42,7 +42,8 @@ export const ours: Strategy = {
       nextBaseFee: v.nextBaseFee,
       gasUsedRatio: window.map((b) => b.gasUsedRatio),
       rewardPercentiles: [...REWARD_PERCENTILES],
-      rewards: window.map((b) => REWARD_PERCENTILES.map((p) => reward(b, p))),
+      // a block without any reward (no transactions) is an empty row, as the node sends it: the estimator leaves it out
+      rewards: window.map((b) => (b.rewards.every((r) => r === null) ? [] : REWARD_PERCENTILES.map((p) => reward(b, p)))),
       blockIntervalMs: v.intervalMs,
     }
     const levels = estimateLevels(data, v.policy ?? chainFeePolicy(v.chainId))

@@ -58,7 +58,8 @@ export const JUDGES: readonly Judge[] = [
   {
     name: 'lenient',
     description: 'a full block takes its lowest real tip (> 2 wei); a block with room takes the chain minimum',
-    demanded: (b, min) => (!hasTipData(b) ? null : isFull(b) ? floorAt(lowestRealTip(b) ?? 0n, min) : min),
+    // a block with room demanded the chain minimum whatever its tips; only a full block without tip data cannot be judged
+    demanded: (b, min) => (!isFull(b) ? min : !hasTipData(b) ? null : floorAt(lowestRealTip(b) ?? 0n, min)),
   },
   {
     name: 'moderate',

@@ -216,18 +216,20 @@ function behind(task: Promise<unknown>): void {
  * served at once while the next read runs behind it, marked stale when that read is late or failing,
  * up to MAX_STALE_SECONDS old; with no window that young, a request waits for a read (never longer
  * than RPC_TIMEOUT_MS) and gets UpstreamUnavailableError / UpstreamBadResponseError if it fails.
+ * `countLookup: false` leaves the lookup out of gas_api_cache_total (the stream hub's ticks are not requests).
  */
-export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow> {
+export async function getFeeWindow(chain: ChainConfig, opts: { countLookup?: boolean } = {}): Promise<CachedFeeWindow> {
+  const tally = opts.countLookup === false ? () => {} : count
   const st = stateOf(chain)
   const started = Date.now()
   const rules = { ttlMs: ttlMs(chain, st.window), maxStaleMs: getServerEnv().MAX_STALE_SECONDS * 1000 }
   const decision = decide({ fetchedAt: st.window?.fetchedAt, failure: st.failure, reading: st.refreshing === true }, started, rules)
   switch (decision.kind) {
     case 'hit':
-      count('gas_api_cache_total', { chain: chain.id, outcome: 'hit' })
+      tally('gas_api_cache_total', { chain: chain.id, outcome: 'hit' })
       return served(st, st.window!, false)
     case 'serve': {
-      count('gas_api_cache_total', { chain: chain.id, outcome: 'grace' })
+      tally('gas_api_cache_total', { chain: chain.id, outcome: 'grace' })
       const window = st.window!
       if (decision.read) {
         st.refreshing = true
@@ -242,10 +244,10 @@ export async function getFeeWindow(chain: ChainConfig): Promise<CachedFeeWindow>
       return served(st, window, decision.stale)
     }
     case 'failing':
-      count('gas_api_cache_total', { chain: chain.id, outcome: 'failing' })
+      tally('gas_api_cache_total', { chain: chain.id, outcome: 'failing' })
       throw st.failure!.error
     case 'wait':
-      count('gas_api_cache_total', { chain: chain.id, outcome: 'miss' })
+      tally('gas_api_cache_total', { chain: chain.id, outcome: 'miss' })
       return refresh(st, chain, started)
   }
 }

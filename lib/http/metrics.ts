@@ -50,7 +50,7 @@ export function metricsText(now = Date.now()): string {
     {
       name: 'gas_api_accuracy_included_within_promise_ratio',
       help: 'Share of the judged suggestions included within their promised wait, by the backtest judge, per level.',
-      samples: perLevel((l) => (l.trials > 0 ? l.includedWithinPromise : null)),
+      samples: perLevel((l) => l.includedWithinPromise),
     },
     {
       name: 'gas_api_accuracy_median_wait_blocks',

@@ -31,8 +31,9 @@ type Subscriber = {
   drive: Drive
   /** When the server ends the stream (STREAM_MAX_SECONDS after it opened), ms since the epoch. */
   until: number
-  /** The state (event key) this subscriber was last sent. */
-  lastKey?: string
+  /** The last `fees` event this subscriber was sent (block, staleness), and whether an `error` event came after it. */
+  sentFees?: { block: number; stale: boolean }
+  inError: boolean
   closed: boolean
   close(reason: 'client' | 'duration' | 'slow'): void
 }
@@ -45,10 +46,20 @@ type Hub = {
   ticking?: Promise<void>
   again?: boolean
   lastBeat: number
-  /** The last state sent, its bytes, and the block interval it came with. */
-  last?: { key: string; bytes: Uint8Array; intervalMs: number }
+  /** The chain's last state, as built once for every subscriber. */
+  last?: State
+  /** The block interval of the last window, ms (sets the clock's period). */
+  intervalMs: number
+  stopped: boolean
   stopWatching: () => void
 }
+
+/** What a stream says about a chain: a window (its block and staleness), or a failure; with the event's bytes. */
+type State = { kind: 'fees'; block: number; stale: boolean; bytes: Uint8Array } | { kind: 'error'; bytes: Uint8Array }
+
+/** A short name of a state: a change of it is what is pushed. Every failure of a streak is one state. */
+const keyOf = (s: Pick<State, 'kind'> & { block?: number; stale?: boolean }) =>
+  s.kind === 'error' ? 'error' : `fees:${s.block}:${s.stale}`
 
 const hubs = processSingleton('stream-hubs', () => new Map<number, Hub>())
 const perKey = processSingleton('stream-keys', () => new Map<string, number>())
@@ -73,22 +84,49 @@ export function errorEvent(body: string): string {
   return `event: error\ndata: ${body.replace(/\n/g, ' ')}\n\n`
 }
 
-/** The chain's current state as an event: its key (what changed) and, built only when asked, its bytes. */
+/**
+ * The chain's current state, its event built only when its key differs from `knownKey` (the hub's
+ * last state: an unchanged state costs a lookup, not a serialisation). `error` is the failure itself.
+ */
 async function currentState(
   chainId: number,
-  knownKey: string | undefined,
-): Promise<{ key: string; intervalMs?: number; bytes?: Uint8Array; error?: unknown }> {
+  known: State | undefined,
+): Promise<{ state?: State; key: string; intervalMs?: number; error?: unknown }> {
   try {
-    const { bodies, meta } = await getFeeReport(chainId)
-    const key = `fees:${meta.blockNumber}:${meta.stale}`
-    if (key === knownKey) return { key, intervalMs: meta.blockIntervalMs }
-    return { key, intervalMs: meta.blockIntervalMs, bytes: encoder.encode(feesEvent(meta.blockNumber, meta.stale, bodies)) }
+    // the hub's looks are not requests: they stay out of the cache-lookup counter
+    const { bodies, meta } = await getFeeReport(chainId, { countLookup: false })
+    const key = keyOf({ kind: 'fees', block: meta.blockNumber, stale: meta.stale })
+    if (known && key === keyOf(known)) return { key, intervalMs: meta.blockIntervalMs }
+    const bytes = encoder.encode(feesEvent(meta.blockNumber, meta.stale, bodies))
+    return { key, intervalMs: meta.blockIntervalMs, state: { kind: 'fees', block: meta.blockNumber, stale: meta.stale, bytes } }
   } catch (err) {
-    const key = `error:${err instanceof Error ? `${err.name}:${err.message}` : String(err)}`
-    if (key === knownKey) return { key, error: err }
-    // toErrorResponse logs upstream errors: once per new error, not once per tick
+    if (known?.kind === 'error') return { key: 'error', error: err }
+    // toErrorResponse logs upstream errors: once per failure streak, not once per look
     const body = await toErrorResponse(err).text()
-    return { key, bytes: encoder.encode(errorEvent(body)), error: err }
+    return { key: 'error', state: { kind: 'error', bytes: encoder.encode(errorEvent(body)) }, error: err }
+  }
+}
+
+/**
+ * Sends a state to a subscriber unless it already has it: one `error` per failure streak; a `fees`
+ * event never for an older block than one it was sent, and for the same block only when its
+ * staleness changed or an error came between.
+ */
+function deliver(hub: { chainId: number }, sub: Subscriber, state: State): void {
+  if (state.kind === 'error') {
+    if (sub.inError) return
+    if (send(sub, state.bytes)) {
+      sub.inError = true
+      count('gas_api_stream_events_total', { chain: hub.chainId, event: 'error' })
+    }
+    return
+  }
+  const prev = sub.sentFees
+  if (prev && (state.block < prev.block || (state.block === prev.block && state.stale === prev.stale && !sub.inError))) return
+  if (send(sub, state.bytes)) {
+    sub.sentFees = { block: state.block, stale: state.stale }
+    sub.inError = false
+    count('gas_api_stream_events_total', { chain: hub.chainId, event: 'fees' })
   }
 }
 
@@ -109,24 +147,18 @@ function send(sub: Subscriber, bytes: Uint8Array): boolean {
   return true
 }
 
-const tickMs = (hub: Hub) => Math.min(1_000, Math.max(100, (hub.last?.intervalMs ?? 2_000) / 4))
+const tickMs = (hub: Hub) => Math.min(1_000, Math.max(100, hub.intervalMs / 4))
 
-/** One look at the chain: push the state to every subscriber that has not had it. */
+/** One look at the chain: push its state to every subscriber that does not have it. */
 async function tick(hub: Hub): Promise<void> {
   const driver = [...hub.subscribers].at(-1)
-  if (!driver) return
-  const state = await driver.drive(() => currentState(hub.chainId, hub.last?.key))
-  if (state.bytes) hub.last = { key: state.key, bytes: state.bytes, intervalMs: state.intervalMs ?? hub.last?.intervalMs ?? 2_000 }
+  if (!driver || hub.stopped) return
+  const result = await driver.drive(() => currentState(hub.chainId, hub.last))
+  if (result.intervalMs !== undefined) hub.intervalMs = result.intervalMs
+  if (result.state) hub.last = result.state
   const last = hub.last
-  if (!last || last.key !== state.key) return
-  const event = last.key.startsWith('error:') ? 'error' : 'fees'
-  for (const sub of hub.subscribers) {
-    if (sub.lastKey === last.key) continue
-    if (send(sub, last.bytes)) {
-      sub.lastKey = last.key
-      count('gas_api_stream_events_total', { chain: hub.chainId, event })
-    }
-  }
+  if (!last || keyOf(last) !== result.key) return
+  for (const sub of hub.subscribers) deliver(hub, sub, last)
 }
 
 function schedule(hub: Hub): void {
@@ -149,14 +181,16 @@ const HEARTBEAT = encoder.encode(': keep-alive\n\n')
 
 /** The hub's clock: ends streams past their duration, sends heartbeats, and looks at the chain (which starts the next read when the window expires). */
 function arm(hub: Hub): void {
+  if (hub.stopped) return
   hub.timer = setTimeout(() => {
     const now = Date.now()
     for (const sub of hub.subscribers) if (now >= sub.until) sub.close('duration')
-    if (hub.subscribers.size === 0) return stop(hub)
     if (now - hub.lastBeat >= getServerEnv().STREAM_HEARTBEAT_SECONDS * 1000) {
       hub.lastBeat = now
       for (const sub of hub.subscribers) send(sub, HEARTBEAT)
     }
+    // closing the last subscriber (above, or a slow one dropped by the heartbeat) stopped the hub
+    if (hub.stopped) return
     schedule(hub)
     arm(hub)
   }, tickMs(hub))
@@ -164,9 +198,12 @@ function arm(hub: Hub): void {
 }
 
 function stop(hub: Hub): void {
+  if (hub.stopped) return
+  hub.stopped = true
   if (hub.timer) clearTimeout(hub.timer)
   hub.stopWatching()
-  hubs.delete(hub.chainId)
+  // a newer hub for the chain may already be in the map: it is not this one's to remove
+  if (hubs.get(hub.chainId) === hub) hubs.delete(hub.chainId)
 }
 
 function hubOf(chainId: number): Hub {
@@ -176,6 +213,8 @@ function hubOf(chainId: number): Hub {
       chainId,
       subscribers: new Set(),
       lastBeat: Date.now(),
+      intervalMs: 2_000,
+      stopped: false,
       stopWatching: watchWindows((id) => {
         if (id === chainId) schedule(created)
       }),
@@ -184,6 +223,13 @@ function hubOf(chainId: number): Hub {
     arm(hub)
   }
   return hub
+}
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store, no-transform',
+  // nginx and similar proxies: pass events through as they come
+  'x-accel-buffering': 'no',
 }
 
 /** Client errors are answered before a stream opens; upstream failures are sent on it. */
@@ -208,7 +254,7 @@ export function streamGET(request: Request, context: RouteContext): Promise<Resp
       // the current state before the stream opens: a chain that cannot have a fee market is a 400, not a stream
       const first = await currentState(chainId, undefined)
       if (isClientError(first.error)) throw first.error
-      return openStream(request, chainId, key, first, env)
+      return openStream(request, chainId, key, first.state, env)
     } catch (err) {
       release(key)
       throw err
@@ -226,7 +272,7 @@ function openStream(
   request: Request,
   chainId: number,
   key: string,
-  first: { key: string; bytes?: Uint8Array },
+  first: State | undefined,
   env: ReturnType<typeof getServerEnv>,
 ): Response {
   const drive = AsyncLocalStorage.snapshot() as Drive
@@ -240,6 +286,7 @@ function openStream(
           controller,
           drive,
           until: Date.now() + env.STREAM_MAX_SECONDS * 1000,
+          inError: false,
           closed: false,
           close(reason) {
             if (s.closed) return
@@ -261,13 +308,11 @@ function openStream(
         controller.enqueue(
           encoder.encode(`retry: 1000\n: stream of chain ${chainId}; it ends after ${env.STREAM_MAX_SECONDS} s, reconnect then\n\n`),
         )
-        if (first.bytes) {
-          controller.enqueue(first.bytes)
-          s.lastKey = first.key
-          count('gas_api_stream_events_total', { chain: chainId, event: first.key.startsWith('error:') ? 'error' : 'fees' })
-        }
         hub.subscribers.add(s)
-        request.signal.addEventListener('abort', () => s.close('client'), { once: true })
+        if (first) deliver(hub, s, first)
+        // a client that left while the first state was read: its abort has fired already
+        if (request.signal.aborted) s.close('client')
+        else request.signal.addEventListener('abort', () => s.close('client'), { once: true })
       },
       cancel() {
         sub?.close('client')
@@ -275,14 +320,19 @@ function openStream(
     },
     { highWaterMark: env.STREAM_BUFFER_BYTES, size: (chunk) => chunk.byteLength },
   )
-  return new Response(stream, {
-    status: 200,
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store, no-transform',
-      // nginx and similar proxies: pass events through as they come
-      'x-accel-buffering': 'no',
-      'x-chain-id': String(chainId),
-    },
+  return new Response(stream, { status: 200, headers: { ...SSE_HEADERS, 'x-chain-id': String(chainId) } })
+}
+
+/**
+ * HEAD of the stream: the checks and headers of a GET, no stream (Next would otherwise run GET for
+ * HEAD and never read, or cancel, the body: a subscriber and a per-key slot held for nothing).
+ */
+export function streamHEAD(request: Request, context: RouteContext): Promise<Response> {
+  return guarded('stream', request, async ({ setChain }) => {
+    const chainParam = (await context.params).chainId
+    setChain(chainParam)
+    const chainId = parseChainId(chainParam)
+    if (!getChain(chainId)) throw new UnsupportedChainError(chainId)
+    return new Response(null, { status: 200, headers: { ...SSE_HEADERS, 'x-chain-id': String(chainId) } })
   })
 }

@@ -35,7 +35,8 @@ export function toBlockStats(rec: Recording): { blocks: BlockStats[]; intervalMs
       gasUsedRatio,
       rewards: BACKTEST_PERCENTILES.map((p) => {
         const i = grid.indexOf(p)
-        if (i < 0 || !b.rewards) return null
+        // an empty row: the node sent no rewards for this block (no transactions)
+        if (i < 0 || !b.rewards || b.rewards.length === 0) return null
         const r = b.rewards[i]
         if (r === undefined) throw new RangeError(`block ${b.number} has no reward for the ${p}th percentile of its header`)
         return BigInt(r)

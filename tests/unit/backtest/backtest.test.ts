@@ -66,9 +66,12 @@ describe('judges', () => {
     for (const j of JUDGES) expect(j.demanded(system, 25n * G)).toBe(25n * G)
   })
 
-  test('behavior: without tip data a judge cannot tell; from a percentile grid it reads the grid', () => {
-    const none: BlockStats = { ...block(1, 1n, 1n), rewards: BACKTEST_PERCENTILES.map(() => null) }
+  test('behavior: without tip data a judge cannot tell a full block; the lenient judge gives a block with room the chain minimum; from a percentile grid it reads the grid', () => {
+    const none: BlockStats = { ...block(1, 1n, 1n, 0.97), rewards: BACKTEST_PERCENTILES.map(() => null) }
     for (const j of JUDGES) expect(j.demanded(none, 0n)).toBeNull()
+    // an empty block (the node sent no reward row): it had room, whatever anyone tipped
+    const empty: BlockStats = { ...block(1, 1n, 1n, 0), rewards: BACKTEST_PERCENTILES.map(() => null) }
+    expect(judgeNamed('lenient').demanded(empty, 7n)).toBe(7n)
     // a grid (no per-transaction tips) whose 0th and 1st percentiles are system tips: the lowest real tip is the 5th's
     const grid: BlockStats = { ...block(1, 1n, 1n, 0.97), rewards: BACKTEST_PERCENTILES.map((p) => (p < 5 ? 1n : BigInt(p) * G)) }
     expect(lowestRealTip(grid)).toBe(5n * G)

@@ -11,7 +11,11 @@ const ENV = {
   REQUEST_LOG: false,
 }
 
-const state: { block: number; stale: boolean; error?: Error; historyBytes: number } = { block: 100, stale: false, historyBytes: 10 }
+const state: { block: number; stale: boolean; error?: Error; historyBytes: number; gate?: Promise<void> } = {
+  block: 100,
+  stale: false,
+  historyBytes: 10,
+}
 const watchers = new Set<(chainId: number) => void>()
 
 vi.mock('@/lib/env', async (importOriginal) => ({
@@ -28,6 +32,7 @@ vi.mock('@/lib/feed/fee-window', () => ({
 }))
 vi.mock('@/lib/fees', () => ({
   getFeeReport: async () => {
+    if (state.gate) await state.gate
     if (state.error) throw state.error
     return {
       bodies: {
@@ -52,7 +57,7 @@ vi.mock('@/lib/fees', () => ({
 const API_KEYS = ['k', 'slow', 'fast', 'limited'].map((k) => `${k}:${k}-secret-0123456789abcdef`).join(', ')
 process.env.API_KEYS = API_KEYS
 
-const { streamGET, openStreams } = await import('@/lib/http/stream')
+const { streamGET, streamHEAD, openStreams } = await import('@/lib/http/stream')
 const { IDENTITY_HEADER, signIdentity } = await import('@/lib/auth/identity')
 const { UpstreamUnavailableError } = await import('@/lib/core/errors')
 
@@ -68,6 +73,7 @@ async function connect(opts: { key?: string; read?: boolean } = {}) {
   )
   const events: SseEvent[] = []
   let comments = 0
+  let bytes = 0
   let ended: 'no' | 'closed' | 'errored' = 'no'
   if (res.status === 200 && opts.read !== false) {
     const parser = sseParser((e) => events.push(e))
@@ -78,6 +84,7 @@ async function connect(opts: { key?: string; read?: boolean } = {}) {
         for (;;) {
           const { done, value } = await reader.read()
           if (done) return void (ended = 'closed')
+          bytes += value.byteLength
           parser.push(decoder.decode(value, { stream: true }))
           comments = parser.comments()
         }
@@ -86,7 +93,7 @@ async function connect(opts: { key?: string; read?: boolean } = {}) {
       }
     })()
   }
-  return { res, events, comments: () => comments, ended: () => ended, abort: () => abort.abort() }
+  return { res, events, comments: () => comments, bytes: () => bytes, ended: () => ended, abort: () => abort.abort() }
 }
 
 /** Lets the hub's timers and the streams' microtasks run, `ms` of fake time. */
@@ -100,7 +107,8 @@ const fired = (chainId = 1) => {
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
-  Object.assign(state, { block: 100, stale: false, error: undefined, historyBytes: 10 })
+  Object.assign(state, { block: 100, stale: false, error: undefined, historyBytes: 10, gate: undefined })
+  ENV.STREAM_BUFFER_BYTES = 4_096
 })
 afterEach(async () => {
   vi.useRealTimers()
@@ -194,5 +202,85 @@ describe('the stream hub', () => {
     expect(anonymous.status).toBe(401)
     expect(res.status).toBe(400)
     expect(res.headers.get('content-type')).toMatch(/json/)
+  })
+
+  test('behavior: never an older block than one sent; a failure streak is one error event whatever its messages', async () => {
+    const c = await connect()
+    await advance(10)
+    state.block = 99
+    fired()
+    await advance(1_000)
+    expect(c.events.map((e) => e.id)).toEqual(['100'])
+    for (const message of ['timeout', 'HTTP 503', 'timeout', 'HTTP 503']) {
+      state.error = new UpstreamUnavailableError(message)
+      fired()
+      await advance(300)
+    }
+    expect(c.events.filter((e) => e.event === 'error')).toHaveLength(1)
+    // the failure ends: the window is sent again, even for the same block, to say so
+    state.error = undefined
+    state.block = 100
+    await advance(1_000)
+    expect(c.events.at(-1)).toMatchObject({ event: 'fees', id: '100' })
+    c.abort()
+  })
+
+  test('behavior: a hub stopped by its last subscriber leaving never removes the hub a newer subscriber started', async () => {
+    // how many bytes the preamble and the first event take, read by a client that reads
+    const probe = await connect({ key: 'fast' })
+    await advance(10)
+    const firstBytes = probe.bytes()
+    probe.abort()
+    await advance(10)
+    // a client that does not read, with just room for those: the first heartbeat overflows it and drops it, the hub's last
+    ENV.STREAM_BUFFER_BYTES = firstBytes + 4
+    const slow = await connect({ key: 'slow', read: false })
+    expect(slow.res.status).toBe(200)
+    await advance(ENV.STREAM_HEARTBEAT_SECONDS * 1000 + 50)
+    expect(openStreams()).toEqual([])
+    ENV.STREAM_BUFFER_BYTES = 4_096
+    const next = await connect({ key: 'fast' })
+    await advance(5_000)
+    expect(openStreams()).toEqual([{ chainId: 1, streams: 1 }])
+    state.block = 101
+    fired()
+    await advance(10)
+    expect(next.events.at(-1)?.id).toBe('101')
+    next.abort()
+  })
+
+  test('behavior: a client gone before its stream opened frees its slot; HEAD holds none', async () => {
+    let open: () => void = () => {}
+    state.gate = new Promise<void>((r) => (open = r))
+    const abort = new AbortController()
+    const identity = await signIdentity('limited', API_KEYS)
+    const pending = streamGET(
+      new Request('http://x/networks/1/stream', { headers: { [IDENTITY_HEADER]: identity }, signal: abort.signal }),
+      {
+        params: Promise.resolve({ chainId: '1' }),
+      },
+    )
+    abort.abort()
+    open()
+    state.gate = undefined
+    expect((await pending).status).toBe(200)
+    await advance(10)
+    for (let i = 0; i < 5; i++) {
+      const head = await streamHEAD(
+        new Request('http://x/networks/1/stream', { method: 'HEAD', headers: { [IDENTITY_HEADER]: identity } }),
+        {
+          params: Promise.resolve({ chainId: '1' }),
+        },
+      )
+      expect(head.status).toBe(200)
+      expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/)
+      expect(head.body).toBeNull()
+    }
+    // both of the key's slots are free
+    const a = await connect({ key: 'limited' })
+    const b = await connect({ key: 'limited' })
+    expect([a.res.status, b.res.status]).toEqual([200, 200])
+    a.abort()
+    b.abort()
   })
 })

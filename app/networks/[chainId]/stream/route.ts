@@ -2,7 +2,7 @@
 // endpoints' bodies for that block, at once and on every new window; `event: error` while the upstream
 // fails. Streams add no upstream reads (lib/http/stream.ts).
 import { methodNotAllowed, options } from '@/lib/http/respond'
-import { streamGET } from '@/lib/http/stream'
+import { streamGET, streamHEAD } from '@/lib/http/stream'
 
 export const dynamic = 'force-dynamic'
 // Vercel ends a function after maxDuration; the server ends each stream before it (STREAM_MAX_SECONDS,
@@ -10,6 +10,7 @@ export const dynamic = 'force-dynamic'
 export const maxDuration = 300
 
 export const GET = streamGET
+export const HEAD = streamHEAD
 export const OPTIONS = options
 export const POST = methodNotAllowed
 export const PUT = methodNotAllowed
