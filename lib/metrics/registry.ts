@@ -18,7 +18,8 @@ const HELP = {
     "Rate-limit checks by store: shared (Redis) or local (this instance's memory: no REDIS_URL, or Redis unreachable).",
   gas_api_cache_total:
     'Fee window lookups, by chain and outcome: hit (fresh), grace (served while the next read runs), miss (waited for a read), failing (within the back-off after a failed read).',
-  gas_api_stream_events_total: 'Events sent on streams (GET /networks/{chainId}/stream), by chain and event (fees, error), one per subscriber.',
+  gas_api_stream_events_total:
+    'Events sent on streams (GET /networks/{chainId}/stream), by chain and event (fees, error), one per subscriber.',
   gas_api_stream_closed_total:
     'Streams ended, by chain and reason: client (it went away), duration (STREAM_MAX_SECONDS reached), slow (dropped: more than STREAM_BUFFER_BYTES waited for it).',
 } satisfies Record<string, string>

@@ -36,7 +36,15 @@ vi.mock('@/lib/fees', () => ({
         baseFeePercentile: '{"baseFeePercentile":"1"}',
         baseFeeHistory: JSON.stringify(['x'.repeat(state.historyBytes)]),
       },
-      meta: { chainId: 1, blockNumber: state.block, blockIntervalMs: 1_000, stale: state.stale, fetchedAt: 0, freshUntil: 0, blockTimestamp: 0 },
+      meta: {
+        chainId: 1,
+        blockNumber: state.block,
+        blockIntervalMs: 1_000,
+        stale: state.stale,
+        fetchedAt: 0,
+        freshUntil: 0,
+        blockTimestamp: 0,
+      },
     }
   },
 }))
