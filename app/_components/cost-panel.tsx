@@ -25,11 +25,11 @@ export function CostPanel({ fees, currency }: { fees: SuggestedGasFees; currency
           <h3 className="font-semibold">
             {action.title} <span className="text-sm font-normal text-slate-600 dark:text-slate-400">· {action.hint}</span>
           </h3>
-          <dl className="mt-2 space-y-1 text-sm">
+          <dl className="mt-2 grid grid-cols-[4.5rem_1fr] items-baseline gap-x-2 gap-y-1 text-sm">
             {LEVELS.map((level) => {
               const { likelyWei, maxWei } = actionCost(action.gas, fees, level)
               return (
-                <div key={level} className="flex flex-wrap items-baseline justify-between gap-x-2">
+                <div key={level} className="contents">
                   <dt className="capitalize">{level}</dt>
                   <dd
                     data-testid={`cost-${action.key}-${level}`}
@@ -37,10 +37,10 @@ export function CostPanel({ fees, currency }: { fees: SuggestedGasFees; currency
                     data-max={maxWei.toString()}
                     className="tabular-nums"
                   >
-                    <span className="font-semibold" title={exact(likelyWei)}>
+                    <span className="font-semibold whitespace-nowrap" title={exact(likelyWei)}>
                       {amount(likelyWei)}
                     </span>{' '}
-                    <span className="text-slate-600 dark:text-slate-400" title={exact(maxWei)}>
+                    <span className="whitespace-nowrap text-slate-600 dark:text-slate-400" title={exact(maxWei)}>
                       (max {amount(maxWei)})
                     </span>
                   </dd>

@@ -96,21 +96,26 @@ export function FeeChart({
 
   return (
     <figure className="w-full">
-      <p
-        data-testid="chart-readout"
-        data-block={selectedBlock}
-        data-value={selectedFee}
-        data-index={selected}
-        data-head={headBlock}
-        aria-live="polite"
-        className="mb-2 min-h-6 text-sm tabular-nums"
-      >
-        {readout ?? (
-          <span className="text-slate-600 dark:text-slate-400">
-            Point at the chart, or focus it and use the arrow keys, to read a block.
-          </span>
-        )}
-      </p>
+      <div className="mb-2 flex items-end">
+        <span aria-hidden="true" className="w-16 shrink-0 pr-2 text-right text-xs text-slate-600 dark:text-slate-400">
+          gwei
+        </span>
+        <p
+          data-testid="chart-readout"
+          data-block={selectedBlock}
+          data-value={selectedFee}
+          data-index={selected}
+          data-head={headBlock}
+          aria-live="polite"
+          className="min-h-6 min-w-0 flex-1 text-sm tabular-nums"
+        >
+          {readout ?? (
+            <span className="text-slate-600 dark:text-slate-400">
+              Point at the chart, or focus it and use the arrow keys, to read a block.
+            </span>
+          )}
+        </p>
+      </div>
       <div className="flex">
         <div aria-hidden="true" className="relative w-16 shrink-0 text-right text-xs text-slate-600 tabular-nums dark:text-slate-400">
           {yTicks.map((t) => (
@@ -246,23 +251,26 @@ export function FeeChart({
           />
         </div>
       </div>
-      <div aria-hidden="true" className="relative ml-16 h-5 text-xs text-slate-600 tabular-nums dark:text-slate-400">
-        {xTicks.map((b) => {
-          const at = (x(b - oldestBlock) / W) * 100
-          // labels near an edge are anchored to it, so none sticks out of the chart (no sideways scroll)
-          const shift = at < 12 ? 'translate-x-0' : at > 88 ? '-translate-x-full' : '-translate-x-1/2'
-          return (
-            <span
-              key={b}
-              data-testid="x-tick"
-              data-block={b}
-              className={`absolute top-1 whitespace-nowrap ${shift}`}
-              style={{ left: `${at}%` }}
-            >
-              {b}
-            </span>
-          )
-        })}
+      <div aria-hidden="true" className="flex h-5 text-xs text-slate-600 tabular-nums dark:text-slate-400">
+        <span className="w-16 shrink-0 pt-1 pr-2 text-right">block</span>
+        <div className="relative min-w-0 flex-1">
+          {xTicks.map((b) => {
+            const at = (x(b - oldestBlock) / W) * 100
+            // labels near an edge are anchored to it, so none sticks out of the chart (no sideways scroll)
+            const shift = at < 12 ? 'translate-x-0' : at > 88 ? '-translate-x-full' : '-translate-x-1/2'
+            return (
+              <span
+                key={b}
+                data-testid="x-tick"
+                data-block={b}
+                className={`absolute top-1 whitespace-nowrap ${shift}`}
+                style={{ left: `${at}%` }}
+              >
+                {b}
+              </span>
+            )
+          })}
+        </div>
       </div>
       <figcaption className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
         <span>
