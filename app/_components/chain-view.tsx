@@ -1,46 +1,16 @@
 'use client'
 import './zod-without-eval'
-import useSWR, { type SWRConfiguration } from 'swr'
-import {
-  BaseFeeHistorySchema,
-  BaseFeePercentileSchema,
-  BusyThresholdSchema,
-  SuggestedGasFeesSchema,
-  type SuggestedGasFees,
-} from '@/lib/core/schemas'
-import { ApiError, fetchApi, type Freshness } from './api-client'
+import useSWRSubscription, { type SWRSubscriptionOptions } from 'swr/subscription'
+import { AccuracyPanel, useAccuracy } from './accuracy-panel'
+import { loadChain, type ChainData } from './chain-data'
 import { CongestionGauge } from './congestion-gauge'
+import { CostPanel, type NativeCurrency } from './cost-panel'
 import { FeeChart } from './fee-chart'
 import { congestionLevel, formatAge, formatWait } from './format'
 import { Gwei } from './gwei'
+import { subscribeChainFeed } from './live-feed'
 import { ErrorState, Skeleton } from './states'
 import { useNow } from './use-now'
-
-type ChainData = {
-  fees: SuggestedGasFees
-  p50: string
-  busy: string
-  history: string[]
-  freshness: Freshness
-}
-
-/** The four endpoints of one chain, read in parallel over HTTP like any client would. */
-async function loadChain(chainId: number): Promise<ChainData> {
-  const base = `/networks/${chainId}`
-  const [fees, p50, busy, history] = await Promise.all([
-    fetchApi(`${base}/suggestedGasFees`, SuggestedGasFeesSchema),
-    fetchApi(`${base}/baseFeePercentile`, BaseFeePercentileSchema),
-    fetchApi(`${base}/busyThreshold`, BusyThresholdSchema),
-    fetchApi(`${base}/baseFeeHistory`, BaseFeeHistorySchema),
-  ])
-  return {
-    fees: fees.data,
-    p50: p50.data.baseFeePercentile,
-    busy: busy.data.busyThreshold,
-    history: history.data,
-    freshness: { ...fees.freshness, stale: fees.freshness.stale || history.freshness.stale },
-  }
-}
 
 const LEVELS = [
   ['low', 'Low', 'Cheapest; can wait'],
@@ -48,37 +18,42 @@ const LEVELS = [
   ['high', 'High', 'Fastest inclusion'],
 ] as const
 
-/** About one block interval, within [1 s, 60 s]. Module-level: SWR restarts polling when this changes identity. */
-function refreshInterval(latest?: ChainData): number {
-  return Math.min(60_000, Math.max(1_000, latest?.freshness.blockIntervalMs ?? 2_000))
+/** The chain's live numbers: its stream, or polling while the stream is down (./live-feed.ts). Module-level: one identity. */
+function subscribe([, chainId]: readonly [string, number], { next }: SWRSubscriptionOptions<ChainData, unknown>) {
+  return subscribeChainFeed(chainId, next, {
+    openStream: (url) => new EventSource(url),
+    load: (id) => loadChain(id),
+    now: () => Date.now(),
+  })
 }
 
 /**
- * SWR does not poll while the last read failed, so a failure is retried here: never for 400/401
- * (retrying cannot help), otherwise after Retry-After or 2 s, whichever is longer (30 s at most).
+ * The live fee view of one chain. Every number of the fee sections comes from one block: one stream
+ * event, or four polled answers of the same block.
  */
-const onErrorRetry: SWRConfiguration['onErrorRetry'] = (error, _key, _config, revalidate, { retryCount }) => {
-  if (error instanceof ApiError && (error.status === 400 || error.status === 401)) return
-  const retryAfterMs = error instanceof ApiError && error.retryAfterSeconds ? error.retryAfterSeconds * 1000 : 0
-  setTimeout(() => void revalidate({ retryCount }), Math.min(30_000, Math.max(2_000, retryAfterMs)))
-}
-
-/** The live fee view of one chain: SWR re-reads it about once per block. */
-export function ChainView({ chainId, name }: { chainId: number; name: string }) {
-  const { data, error } = useSWR(['chain', chainId], () => loadChain(chainId), {
-    refreshInterval,
-    refreshWhenOffline: true, // the service may be on this machine; the browser's online flag is not our signal
-    revalidateOnFocus: true,
-    keepPreviousData: true,
-    onErrorRetry,
-  })
+export function ChainView({ chainId, name, nativeCurrency }: { chainId: number; name: string; nativeCurrency: NativeCurrency }) {
+  const { data: live, error } = useSWRSubscription<ChainData, unknown, readonly [string, number]>(
+    ['chain-live', chainId] as const,
+    subscribe,
+  )
+  const { data: accuracy } = useAccuracy(chainId)
   const now = useNow()
+  // the stream does not send the block interval: the accuracy report (same window) tells it
+  const data =
+    live && live.source === 'stream' && accuracy
+      ? { ...live, freshness: { ...live.freshness, blockIntervalMs: accuracy.data.blockIntervalMs } }
+      : live
 
   return (
     <div className="space-y-8">
       <div>
         <h1 className="text-2xl font-semibold sm:text-3xl">{name}</h1>
-        <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">Chain {chainId} · fees in gwei · refreshed about once per block</p>
+        <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+          Chain {chainId} · fees in gwei ·{' '}
+          <span data-testid="feed-source" data-value={data?.source}>
+            {data?.source === 'polling' ? 'polled about once per block (the live stream is unavailable)' : 'live, pushed each block'}
+          </span>
+        </p>
         <StatusLine data={data} error={error} now={now} />
       </div>
 
@@ -132,6 +107,16 @@ export function ChainView({ chainId, name }: { chainId: number; name: string }) 
             )
           })}
         </div>
+      </section>
+
+      <section aria-labelledby="costs-heading">
+        <h2 id="costs-heading" className="text-lg font-semibold">
+          What common actions cost now
+        </h2>
+        <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+          In {nativeCurrency.symbol}, per level: the likely cost at the next base fee, and the most it can cost (max fee).
+        </p>
+        <div className="mt-3">{data ? <CostPanel fees={data.fees} currency={nativeCurrency} /> : <Skeleton className="h-32 w-full" />}</div>
       </section>
 
       <section aria-labelledby="network-heading" className="grid grid-cols-1 gap-4 md:grid-cols-3">
@@ -196,9 +181,15 @@ export function ChainView({ chainId, name }: { chainId: number; name: string }) 
           Base fee, last {data?.history.length ?? 500} blocks
         </h2>
         <div className="mt-3 rounded-xl border border-slate-300 p-4 dark:border-slate-700">
-          {data ? <FeeChart history={data.history} p50={data.p50} busy={data.busy} /> : <Skeleton className="h-48 w-full" />}
+          {data ? (
+            <FeeChart history={data.history} headBlock={data.freshness.blockNumber} p50={data.p50} busy={data.busy} fees={data.fees} />
+          ) : (
+            <Skeleton className="h-48 w-full" />
+          )}
         </div>
       </section>
+
+      <AccuracyPanel chainId={chainId} />
     </div>
   )
 }

@@ -67,3 +67,14 @@ export function congestionLevel(estimatedBaseFee: string, baseFeePercentile: str
   if (next < parseGwei(baseFeePercentile)) return 'quiet'
   return 'normal'
 }
+
+/** A fraction in [0, 1] as a percentage with one decimal: "97.2%", "100.0%". */
+export function formatShare(fraction: number): string {
+  return `${(Math.round(Math.min(1, Math.max(0, fraction)) * 1000) / 10).toFixed(1)}%`
+}
+
+/** A count of blocks in words: "1 block", "2.5 blocks". */
+export function formatBlocks(n: number): string {
+  const rounded = Math.round(n * 10) / 10
+  return `${rounded} ${rounded === 1 ? 'block' : 'blocks'}`
+}

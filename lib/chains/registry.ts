@@ -12,6 +12,11 @@ export type ChainConfig = {
   rpcUrls: string[]
   /** Block interval the chain is designed for, ms, when viem knows it; only a cold-cache hint. */
   nominalBlockTimeMs?: number
+  /**
+   * The chain's native token, in which gas is paid (viem's nativeCurrency); absent for a chain viem does
+   * not know. Fees are quoted per gas in 10^-decimals of it (wei on Ethereum).
+   */
+  nativeCurrency?: { symbol: string; decimals: number }
   /** The chain's fee rules: its row of lib/core/chain-policy.ts with CHAIN_FEE_POLICIES applied (default: the row). */
   feePolicy?: ChainFeePolicy
   /**
@@ -58,6 +63,7 @@ export function buildChainRegistry(
       name: known?.name ?? `Chain ${id}`,
       rpcUrls,
       nominalBlockTimeMs: (known as { blockTime?: number } | undefined)?.blockTime,
+      nativeCurrency: known ? { symbol: known.nativeCurrency.symbol, decimals: known.nativeCurrency.decimals } : undefined,
       feePolicy: chainFeePolicy(id, Object.hasOwn(overrides, String(id)) ? overrides[String(id)] : undefined),
       opStack: chainFeePolicy(id).family === 'op-stack' || known?.contracts?.gasPriceOracle !== undefined,
     })

@@ -56,3 +56,47 @@ export type BaseFeeHistory = z.infer<typeof BaseFeeHistorySchema>
 export type ErrorBody = z.infer<typeof ErrorBodySchema>
 export type SupportedNetworks = z.infer<typeof SupportedNetworksSchema>
 export type SupportedChainNames = z.infer<typeof SupportedChainNamesSchema>
+
+/**
+ * The data of the stream's `fees` event (GET /networks/{chainId}/stream): the block, whether it is
+ * stale, and the four endpoints' bodies for that same block.
+ */
+export const FeesEventSchema = z.object({
+  blockNumber: z.number().int().nonnegative(),
+  stale: z.boolean(),
+  suggestedGasFees: SuggestedGasFeesSchema,
+  busyThreshold: BusyThresholdSchema,
+  baseFeePercentile: BaseFeePercentileSchema,
+  baseFeeHistory: BaseFeeHistorySchema,
+})
+
+const ShareSchema = z.number().min(0).max(1)
+
+/** One level's record in GET /networks/{chainId}/accuracy (lib/core/accuracy.ts LevelAccuracy). */
+export const LevelAccuracySchema = z.object({
+  trials: z.number().int().nonnegative(),
+  /** blocks */
+  promisedBlocks: z.number().nonnegative(),
+  /** null while the level has no trials */
+  includedWithinPromise: ShareSchema.nullable(),
+  targetInclusion: ShareSchema,
+  /** blocks */
+  medianWaitBlocks: z.number().nonnegative().nullable(),
+  medianOverpayment: z.number().nullable(),
+})
+
+/** The body of GET /networks/{chainId}/accuracy (lib/core/accuracy.ts AccuracyReport). */
+export const AccuracyReportSchema = z.object({
+  chainId: z.number().int().positive(),
+  judge: z.object({ name: z.string(), description: z.string() }),
+  window: z.object({ oldestBlock: z.number().int().nonnegative(), headBlock: z.number().int().nonnegative() }),
+  judgedBlocks: z.object({ from: z.number().int().nonnegative(), to: z.number().int().nonnegative() }).nullable(),
+  /** seconds */
+  spanSeconds: z.number().nonnegative(),
+  /** milliseconds */
+  blockIntervalMs: z.number().positive(),
+  levels: z.object({ low: LevelAccuracySchema, medium: LevelAccuracySchema, high: LevelAccuracySchema }),
+})
+
+export type FeesEvent = z.infer<typeof FeesEventSchema>
+export type AccuracyReportBody = z.infer<typeof AccuracyReportSchema>

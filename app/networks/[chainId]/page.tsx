@@ -25,5 +25,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function ChainPage({ params }: Props) {
   const chain = chainFrom((await params).chainId)
   if (!chain) notFound()
-  return <ChainView chainId={chain.id} name={chain.name} />
+  // a chain viem does not know: its token unnamed, with 18 decimals assumed (as on nearly every EVM chain)
+  const nativeCurrency = chain.nativeCurrency ?? { symbol: 'native token', decimals: 18 }
+  return <ChainView chainId={chain.id} name={chain.name} nativeCurrency={nativeCurrency} />
 }

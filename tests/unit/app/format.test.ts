@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { congestionLevel, formatAge, formatGweiShort, formatPercent, formatWait } from '@/app/_components/format'
+import { congestionLevel, formatAge, formatBlocks, formatGweiShort, formatPercent, formatShare, formatWait } from '@/app/_components/format'
 
 describe('formatGweiShort', () => {
   test.each([
@@ -69,5 +69,27 @@ describe('congestionLevel', () => {
     expect(congestionLevel('1.1', '0.5', '1.1')).toBe('normal')
     expect(congestionLevel('0.5', '0.5', '1.1')).toBe('normal')
     expect(congestionLevel('0.499999999', '0.5', '1.1')).toBe('quiet')
+  })
+})
+
+describe('formatShare', () => {
+  test.each([
+    [0.972, '97.2%'],
+    [0.97249, '97.2%'],
+    [0.9725, '97.3%'],
+    [1, '100.0%'],
+    [0, '0.0%'],
+  ])('behavior: %s reads "%s"', (f, want) => {
+    expect(formatShare(f)).toBe(want)
+  })
+})
+
+describe('formatBlocks', () => {
+  test.each([
+    [1, '1 block'],
+    [3, '3 blocks'],
+    [2.5, '2.5 blocks'],
+  ])('behavior: %s reads "%s"', (n, want) => {
+    expect(formatBlocks(n)).toBe(want)
   })
 })

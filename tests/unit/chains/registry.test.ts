@@ -21,6 +21,18 @@ describe('buildChainRegistry', () => {
     expect(chains.get(987654321)?.name).toBe('Chain 987654321')
   })
 
+  test('behavior: a chain viem knows carries its native token; an unknown one none', () => {
+    const chains = buildChainRegistry({
+      USE_PUBLIC_RPCS: true,
+      rpcUrls: { '31337': ['http://c'], '987654321': ['http://d'] },
+    })
+    expect(chains.get(1)?.nativeCurrency).toEqual({ symbol: 'ETH', decimals: 18 })
+    expect(chains.get(137)?.nativeCurrency?.decimals).toBe(18)
+    expect(chains.get(56)?.nativeCurrency?.symbol).toBe('BNB')
+    expect(chains.get(31337)?.nativeCurrency).toEqual({ symbol: 'ETH', decimals: 18 })
+    expect(chains.get(987654321)?.nativeCurrency).toBeUndefined()
+  })
+
   test('args: USE_PUBLIC_RPCS=false serves only configured chains', () => {
     const chains = buildChainRegistry({ USE_PUBLIC_RPCS: false, rpcUrls: { '10': ['http://op'] } })
     expect([...chains.keys()]).toEqual([10])

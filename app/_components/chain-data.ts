@@ -1,0 +1,83 @@
+import {
+  BaseFeeHistorySchema,
+  BaseFeePercentileSchema,
+  BusyThresholdSchema,
+  FeesEventSchema,
+  SuggestedGasFeesSchema,
+  type SuggestedGasFees,
+} from '@/lib/core/schemas'
+import { ApiError, fetchApi, type Freshness } from './api-client'
+
+/** One block's numbers of a chain, as the page shows them: the four endpoints' bodies for the same block. */
+export type ChainData = {
+  fees: SuggestedGasFees
+  p50: string
+  busy: string
+  history: string[]
+  freshness: Freshness
+  /** How the page got them: the stream, or polling the four endpoints while the stream is down. */
+  source: 'stream' | 'polling'
+}
+
+/** The block interval assumed until the service says (ms). */
+export const DEFAULT_BLOCK_INTERVAL_MS = 2_000
+
+/**
+ * The data of one `fees` event of the stream, validated with the server's own schema. Returns an
+ * ApiError for data of another shape: the page shows an error then, never the numbers.
+ * @param blockIntervalMs the chain's block interval as last learned (the stream does not send it), ms
+ * @param receivedAt when the event arrived, ms since the epoch
+ */
+export function parseFeesEvent(data: string, blockIntervalMs: number, receivedAt: number): ChainData | ApiError {
+  let json: unknown
+  try {
+    json = JSON.parse(data)
+  } catch {
+    return new ApiError(0, 'The stream sent data that is not JSON.')
+  }
+  const parsed = FeesEventSchema.safeParse(json)
+  if (!parsed.success) return new ApiError(0, 'The stream sent data of an unexpected shape.')
+  const event = parsed.data
+  return {
+    fees: event.suggestedGasFees,
+    p50: event.baseFeePercentile.baseFeePercentile,
+    busy: event.busyThreshold.busyThreshold,
+    history: event.baseFeeHistory,
+    // the event is sent when its block's window is taken: its age is the time in transit
+    freshness: { blockNumber: event.blockNumber, ageAtFetch: 0, receivedAt, stale: event.stale, blockIntervalMs },
+    source: 'stream',
+  }
+}
+
+/** Times loadChain reads the four endpoints again when their answers speak of different blocks. */
+export const SAME_BLOCK_TRIES = 3
+
+/**
+ * The four endpoints of one chain, read in parallel over HTTP like any client would, and re-read
+ * (up to SAME_BLOCK_TRIES times in all) while their x-block-number headers differ, so that every
+ * number shown comes from one block. Four reads can straddle a new window; three tries in a row
+ * straddling one means something else is wrong, and the page says so instead of mixing blocks.
+ */
+export async function loadChain(chainId: number, fetcher: typeof fetchApi = fetchApi): Promise<ChainData> {
+  const base = `/networks/${chainId}`
+  for (let attempt = 1; ; attempt++) {
+    const [fees, p50, busy, history] = await Promise.all([
+      fetcher(`${base}/suggestedGasFees`, SuggestedGasFeesSchema),
+      fetcher(`${base}/baseFeePercentile`, BaseFeePercentileSchema),
+      fetcher(`${base}/busyThreshold`, BusyThresholdSchema),
+      fetcher(`${base}/baseFeeHistory`, BaseFeeHistorySchema),
+    ])
+    const block = fees.freshness.blockNumber
+    const same = [p50, busy, history].every((r) => r.freshness.blockNumber === block)
+    if (same)
+      return {
+        fees: fees.data,
+        p50: p50.data.baseFeePercentile,
+        busy: busy.data.busyThreshold,
+        history: history.data,
+        freshness: { ...fees.freshness, stale: [fees, p50, busy, history].some((r) => r.freshness.stale) },
+        source: 'polling',
+      }
+    if (attempt >= SAME_BLOCK_TRIES) throw new ApiError(0, `The service answered different blocks ${SAME_BLOCK_TRIES} times in a row.`)
+  }
+}

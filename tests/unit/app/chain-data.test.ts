@@ -1,0 +1,131 @@
+import { describe, expect, test } from 'vitest'
+import { ApiError, type fetchApi, type Freshness } from '@/app/_components/api-client'
+import { loadChain, parseFeesEvent, SAME_BLOCK_TRIES } from '@/app/_components/chain-data'
+import { feesEvent } from '@/lib/http/stream'
+
+const level = (max: string, tip: string) => ({
+  suggestedMaxPriorityFeePerGas: tip,
+  suggestedMaxFeePerGas: max,
+  minWaitTimeEstimate: 12_000,
+  maxWaitTimeEstimate: 36_000,
+})
+const FEES = {
+  low: level('20.5', '1'),
+  medium: level('25', '1.5'),
+  high: level('30.123456789', '2'),
+  estimatedBaseFee: '19.5',
+  networkCongestion: 0.42,
+  latestPriorityFeeRange: ['0.1', '3'],
+  historicalPriorityFeeRange: ['0.01', '40'],
+  historicalBaseFeeRange: ['10', '30'],
+  priorityFeeTrend: 'up',
+  baseFeeTrend: 'down',
+}
+const BODIES = {
+  suggestedGasFees: JSON.stringify(FEES),
+  busyThreshold: '{"busyThreshold":"28"}',
+  baseFeePercentile: '{"baseFeePercentile":"18"}',
+  baseFeeHistory: '["18","19","19.5"]',
+}
+
+/** The data line of an event as the server writes it (lib/http/stream.ts feesEvent). */
+const dataOf = (event: string) =>
+  event
+    .split('\n')
+    .find((l) => l.startsWith('data: '))!
+    .slice('data: '.length)
+
+describe('parseFeesEvent', () => {
+  test('default: the server event becomes one block of page data, fresh, from the stream', () => {
+    const data = parseFeesEvent(dataOf(feesEvent(1234, false, BODIES)), 12_000, 5_000)
+    expect(data).toEqual({
+      fees: FEES,
+      p50: '18',
+      busy: '28',
+      history: ['18', '19', '19.5'],
+      freshness: { blockNumber: 1234, ageAtFetch: 0, receivedAt: 5_000, stale: false, blockIntervalMs: 12_000 },
+      source: 'stream',
+    })
+  })
+
+  test('args: the stale flag is passed on', () => {
+    const data = parseFeesEvent(dataOf(feesEvent(7, true, BODIES)), 2_000, 0)
+    expect(data).not.toBeInstanceOf(ApiError)
+    expect((data as Exclude<typeof data, ApiError>).freshness.stale).toBe(true)
+  })
+
+  test.each([
+    ['not JSON', '{"blockNumber":'],
+    ['a fee with an exponent', dataOf(feesEvent(1, false, { ...BODIES, busyThreshold: '{"busyThreshold":"1e9"}' }))],
+    ['a missing body', JSON.stringify({ blockNumber: 1, stale: false, suggestedGasFees: FEES, busyThreshold: { busyThreshold: '1' } })],
+    ['a negative block', dataOf(feesEvent(-1, false, BODIES))],
+    ['an error body', '{"statusCode":503,"error":"Service Unavailable","message":"down"}'],
+  ])('error: %s is an error, never numbers', (_name, data) => {
+    const result = parseFeesEvent(data, 2_000, 0)
+    expect(result).toBeInstanceOf(ApiError)
+  })
+})
+
+describe('loadChain', () => {
+  const freshness = (blockNumber: number): Freshness => ({
+    blockNumber,
+    ageAtFetch: 0,
+    receivedAt: 0,
+    stale: false,
+    blockIntervalMs: 2_000,
+  })
+  const BODY: Record<string, unknown> = {
+    suggestedGasFees: FEES,
+    baseFeePercentile: { baseFeePercentile: '18' },
+    busyThreshold: { busyThreshold: '28' },
+    baseFeeHistory: ['18', '19', '19.5'],
+  }
+  /** A fetcher whose answers speak of the blocks `blocks(endpoint, read)` says (read counts from 1 per endpoint). */
+  function fakeFetcher(blocks: (endpoint: string, read: number) => number) {
+    const reads = new Map<string, number>()
+    const fetcher = async (path: string) => {
+      const endpoint = path.split('/').at(-1)!
+      const read = (reads.get(endpoint) ?? 0) + 1
+      reads.set(endpoint, read)
+      return { data: BODY[endpoint], freshness: freshness(blocks(endpoint, read)) }
+    }
+    return { fetcher: fetcher as unknown as typeof fetchApi, reads }
+  }
+
+  test('default: four answers of one block, read once', async () => {
+    const { fetcher, reads } = fakeFetcher(() => 100)
+    const data = await loadChain(1, fetcher)
+    expect(data).toMatchObject({ p50: '18', busy: '28', history: ['18', '19', '19.5'], source: 'polling' })
+    expect(data.freshness.blockNumber).toBe(100)
+    expect([...reads.values()]).toEqual([1, 1, 1, 1])
+  })
+
+  test('behavior: answers that straddle a new block are read again until they agree', async () => {
+    // the first read of the history already speaks of the next block
+    const { fetcher, reads } = fakeFetcher((endpoint, read) => (read === 1 && endpoint !== 'baseFeeHistory' ? 100 : 101))
+    const data = await loadChain(1, fetcher)
+    expect(data.freshness.blockNumber).toBe(101)
+    expect([...reads.values()]).toEqual([2, 2, 2, 2])
+  })
+
+  test('behavior: stale when any of the four is stale', async () => {
+    const fetcher = (async (path: string) => ({
+      data: BODY[path.split('/').at(-1)!],
+      freshness: { ...freshness(5), stale: path.endsWith('busyThreshold') },
+    })) as unknown as typeof fetchApi
+    expect((await loadChain(1, fetcher)).freshness.stale).toBe(true)
+  })
+
+  test(`error: answers that never agree are an error after ${SAME_BLOCK_TRIES} tries, not mixed numbers`, async () => {
+    const { fetcher, reads } = fakeFetcher((endpoint, read) => (endpoint === 'baseFeeHistory' ? 200 + read : 100 + read))
+    await expect(loadChain(1, fetcher)).rejects.toThrow(/different blocks/)
+    expect(reads.get('suggestedGasFees')).toBe(SAME_BLOCK_TRIES)
+  })
+
+  test('error: a failed read is passed on', async () => {
+    const fetcher = (async () => {
+      throw new ApiError(503, 'down', 2)
+    }) as unknown as typeof fetchApi
+    await expect(loadChain(1, fetcher)).rejects.toMatchObject({ status: 503, retryAfterSeconds: 2 })
+  })
+})
