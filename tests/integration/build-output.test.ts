@@ -16,11 +16,21 @@ describe('the production build', () => {
     for (const path of ['/bench-floor', '/bench-floor/31337']) expect((await api(path)).status).toBe(404)
   })
 
-  test('behavior: the server output holds no backtest, recorder, replay or devnet code', () => {
+  // the backtest's runner and judges are the service's own since GET /accuracy runs them on the live
+  // window (lib/core/backtest.ts, judge.ts); the reference strategies, datasets and tools are not
+  test('behavior: the server output holds no reference strategy, dataset reader, recorder, replay or devnet code', () => {
     const server = files(join(process.cwd(), '.next', 'server'))
     expect(server.length).toBeGreaterThan(10)
     // string literals that only the tools in scripts/ carry (names can be minified, literals cannot)
-    const markers = ['gas-api-blocks/1', 'a replay needs at least 2 blocks', 'evm_mine', 'OpenChainBench', 'bench-floor']
+    const markers = [
+      'gas-api-blocks/1',
+      'a replay needs at least 2 blocks',
+      'evm_mine',
+      'bench-floor',
+      'metamask-feehistory',
+      'infura-shape',
+      'blockData.csv.gz',
+    ]
     for (const file of server) {
       const text = readFileSync(file, 'utf8')
       for (const marker of markers) expect(text.includes(marker), `${marker} in ${file}`).toBe(false)
