@@ -26,14 +26,9 @@ export const SuggestedGasFeesSchema = z.object({
   medium: UrgencyLevelSchema,
   high: UrgencyLevelSchema,
   estimatedBaseFee: GweiSchema,
-  networkCongestion: z
-    .number()
-    .min(0)
-    .max(1)
-    .meta({
-      description:
-        'Mid-rank of estimatedBaseFee among the last 500 base fees, in [0, 1]; above 0.9 exactly when it is above busyThreshold.',
-    }),
+  networkCongestion: z.number().min(0).max(1).meta({
+    description: 'Mid-rank of estimatedBaseFee among the last 500 base fees, in [0, 1]; above 0.9 exactly when it is above busyThreshold.',
+  }),
   latestPriorityFeeRange: RangeSchema,
   historicalPriorityFeeRange: RangeSchema,
   historicalBaseFeeRange: RangeSchema,

@@ -74,7 +74,8 @@ const errorsOf = (v: ValidateFunction) => (v.errors ?? []).map((e) => `${e.insta
  * the document (then `outside` is true).
  */
 export function contractViolations(answer: LiveAnswer): { outside: boolean; violations: string[] } {
-  const path = answer.path.split('?')[0]!
+  // the path the server routes: dot segments removed, as URL parsing (and Next) does
+  const path = new URL(answer.path, 'http://contract.invalid').pathname
   const template = templateOf(path)
   if (template === undefined) return { outside: true, violations: [] }
   const where = `${answer.method} ${path} → ${answer.status}`
