@@ -48,8 +48,10 @@ type FeesData = {
 async function stream(chainId: number, cred = OTHER, headers: Record<string, string> = {}): Promise<SseStream> {
   const path = `/networks/${chainId}/stream`
   const s = await openSse(`${service.url}${path}`, { authorization: basic(cred), ...headers })
-  // the answer's status and headers against GET /openapi.json; its events are checked by the last test
-  assertContract({ method: 'GET', path, status: s.status, headers: s.headers, body: '' })
+  // the answer against GET /openapi.json: a refusal's JSON body, a stream's status and headers (its
+  // events are checked by the last test)
+  const body = s.status === 200 ? '' : (JSON.parse(await s.body) as unknown)
+  assertContract({ method: 'GET', path, status: s.status, headers: s.headers, body })
   open.push(s)
   return s
 }
