@@ -44,9 +44,12 @@ function pass(request: NextRequest, identity?: string): NextResponse {
 const throttled = (seconds: number) =>
   refuse(429, `Too many failed authentication attempts; retry after ${seconds} s.`, { 'retry-after': String(seconds) })
 
+/** Paths anyone may read without credentials: liveness, and the API's published contract. */
+const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json'])
+
 /**
  * The edge gate in front of everything but Next's static output (edge runtime: Web Crypto only):
- * /healthz passes; /metrics needs the METRICS_TOKEN bearer (404 without one configured); /readyz
+ * /healthz and /openapi.json pass; /metrics needs the METRICS_TOKEN bearer (404 without one configured); /readyz
  * passes when READYZ_AUTH=none; the rest needs HTTP Basic credentials (the one parse of the
  * Authorization header), whose verified key name goes on to the handlers in a signed header.
  * Failed authentications are counted per client address (AUTH_FAILURE_LIMIT a minute, per instance)
@@ -54,7 +57,7 @@ const throttled = (seconds: number) =>
  */
 export async function middleware(request: NextRequest) {
   const path = request.nextUrl.pathname
-  if (path === '/healthz') return pass(request)
+  if (PUBLIC_PATHS.has(path)) return pass(request)
   let env: EdgeEnv
   try {
     env = getEdgeEnv()

@@ -1,17 +1,22 @@
 import { z } from 'zod'
 
 /** A fee in decimal gwei: no exponent, at most 9 fractional digits, no trailing zeros, "0" for zero. */
-export const GweiSchema = z.string().regex(/^(0|[1-9]\d*)(\.\d{0,8}[1-9])?$/, 'a decimal gwei string')
+export const GweiSchema = z
+  .string()
+  .regex(/^(0|[1-9]\d*)(\.\d{0,8}[1-9])?$/, 'a decimal gwei string')
+  .meta({
+    description: 'A fee in gwei as an exact decimal string: at most 9 fractional digits, no exponent, no trailing zeros, "0" for zero.',
+  })
 
-export const TrendSchema = z.enum(['up', 'down'])
+export const TrendSchema = z.enum(['up', 'down']).meta({ description: '"up" when rising, otherwise "down" (a flat fee is "down").' })
 
 export const UrgencyLevelSchema = z.object({
   suggestedMaxPriorityFeePerGas: GweiSchema,
   suggestedMaxFeePerGas: GweiSchema,
   /** milliseconds */
-  minWaitTimeEstimate: z.number().int().nonnegative(),
+  minWaitTimeEstimate: z.number().int().nonnegative().meta({ description: 'milliseconds' }),
   /** milliseconds */
-  maxWaitTimeEstimate: z.number().int().nonnegative(),
+  maxWaitTimeEstimate: z.number().int().nonnegative().meta({ description: 'milliseconds' }),
 })
 
 const RangeSchema = z.tuple([GweiSchema, GweiSchema])
@@ -21,7 +26,9 @@ export const SuggestedGasFeesSchema = z.object({
   medium: UrgencyLevelSchema,
   high: UrgencyLevelSchema,
   estimatedBaseFee: GweiSchema,
-  networkCongestion: z.number().min(0).max(1),
+  networkCongestion: z.number().min(0).max(1).meta({
+    description: 'Mid-rank of estimatedBaseFee among the last 500 base fees, in [0, 1]; above 0.9 exactly when it is above busyThreshold.',
+  }),
   latestPriorityFeeRange: RangeSchema,
   historicalPriorityFeeRange: RangeSchema,
   historicalBaseFeeRange: RangeSchema,
@@ -31,7 +38,7 @@ export const SuggestedGasFeesSchema = z.object({
 
 export const BusyThresholdSchema = z.object({ busyThreshold: GweiSchema })
 export const BaseFeePercentileSchema = z.object({ baseFeePercentile: GweiSchema })
-export const BaseFeeHistorySchema = z.array(GweiSchema)
+export const BaseFeeHistorySchema = z.array(GweiSchema).meta({ description: 'The base fees of the last 500 blocks, oldest first.' })
 
 /** GET /v1/supportedNetworks: the chains served; OP-stack chains (whose L1 data fee a client adds itself) under partialSupport.optimism. */
 export const SupportedNetworksSchema = z.object({
@@ -43,11 +50,36 @@ export const SupportedNetworksSchema = z.object({
 export const SupportedChainNamesSchema = z.record(z.string().regex(/^[1-9]\d*$/), z.string())
 
 /** The JSON error body every non-2xx answer carries (the Infura API's shape). */
-export const ErrorBodySchema = z.object({
-  statusCode: z.number().int(),
-  error: z.string(),
-  message: z.string(),
+export const ErrorBodySchema = z
+  .object({
+    statusCode: z.number().int().meta({ description: 'The HTTP status, repeated.' }),
+    error: z.string().meta({ description: 'The status\'s reason phrase (RFC 9110), e.g. "Bad Request".' }),
+    message: z.string().meta({ description: 'What went wrong, for a person.' }),
+  })
+  .meta({ description: 'The JSON body of every error answer (the Infura Gas API shape).' })
+
+/** GET /healthz: the process serves. */
+export const HealthSchema = z.object({ status: z.literal('ok') })
+
+/** One configured chain's readiness in GET /readyz (lib/core/readiness.ts ChainReadiness). */
+export const ChainReadinessSchema = z.object({
+  chainId: z.number().int().positive(),
+  ready: z.boolean(),
+  reason: z.enum(['never read', 'stale']).optional(),
+  /** seconds */
+  ageSeconds: z.number().int().nonnegative().optional().meta({ description: 'seconds since the window held was read' }),
+  block: z.number().int().nonnegative().optional(),
+  error: z.string().optional().meta({ description: 'the error class of the last read, when it failed' }),
 })
+
+/** GET /readyz, 200: every configured chain has a window the feed would serve. */
+export const ReadySchema = z.object({ status: z.literal('ready'), chains: z.array(ChainReadinessSchema) })
+
+/** GET /readyz, 503: the error body with each chain's state. */
+export const NotReadyBodySchema = ErrorBodySchema.extend({ chains: z.array(ChainReadinessSchema) })
+
+export type ReadyBody = z.infer<typeof ReadySchema>
+export type NotReadyBody = z.infer<typeof NotReadyBodySchema>
 
 export type SuggestedGasFees = z.infer<typeof SuggestedGasFeesSchema>
 export type BusyThreshold = z.infer<typeof BusyThresholdSchema>

@@ -2,6 +2,7 @@ import 'server-only'
 import { checkReadiness } from '../fees'
 import { getServerEnv } from '../env'
 import { describeUnready } from '../core/readiness'
+import type { NotReadyBody, ReadyBody } from '../core/schemas'
 import { errorJson } from './error-body'
 import { requireIdentity, toErrorResponse } from './respond'
 
@@ -22,9 +23,13 @@ export async function readyzResponse(request: Request): Promise<Response> {
   try {
     if (getServerEnv().READYZ_AUTH === 'basic') await requireIdentity(request)
     const readiness = await checkReadiness()
-    if (readiness.ready)
-      return new Response(JSON.stringify({ status: 'ready', chains: readiness.chains }), { status: 200, headers: JSON_HEADERS })
-    return errorJson(503, describeUnready(readiness), { 'retry-after': '5' }, { chains: readiness.chains })
+    // the bodies are typed by the schemas GET /openapi.json publishes
+    if (readiness.ready) {
+      const body: ReadyBody = { status: 'ready', chains: readiness.chains }
+      return new Response(JSON.stringify(body), { status: 200, headers: JSON_HEADERS })
+    }
+    const extra: Pick<NotReadyBody, 'chains'> = { chains: readiness.chains }
+    return errorJson(503, describeUnready(readiness), { 'retry-after': '5' }, extra)
   } catch (err) {
     return toErrorResponse(err)
   }

@@ -1,6 +1,7 @@
 import { inject } from 'vitest'
 import { formatGwei } from 'viem'
 import { at } from '../support/at'
+import { assertContract } from '../support/contract'
 
 export { at }
 
@@ -14,7 +15,11 @@ export type ApiBody = { statusCode?: number; error?: string; message?: string } 
 /** GET /metrics with the metrics bearer token (or the given Authorization header; null: none). */
 export const metrics = (auth: string | null = `Bearer ${ctx().metricsToken}`) => api('/metrics', { auth })
 
-/** GET an API path with the plain test credentials (or the given Authorization header). */
+/**
+ * GET an API path with the plain test credentials (or the given Authorization header). Every answer,
+ * errors included, is checked against GET /openapi.json (tests/support/contract.ts): one that breaks
+ * it fails the test that received it.
+ */
 export async function api(path: string, init: { auth?: string | null; method?: string } = {}) {
   const c = ctx()
   const headers: Record<string, string> = {}
@@ -28,6 +33,8 @@ export async function api(path: string, init: { auth?: string | null; method?: s
   } catch {
     body = text
   }
+  const method = init.method ?? 'GET'
+  assertContract({ method, path, status: res.status, headers: res.headers, body })
   return { status: res.status, headers: res.headers, body: body as ApiBody }
 }
 

@@ -6,6 +6,7 @@ import { startDevnet, type Devnet } from '@/scripts/devnet/devnet'
 import { startService, type Service } from '@/scripts/devnet/service'
 import { openSse, type SseEvent, type SseStream } from '@/scripts/stream/sse-client'
 import { ErrorBodySchema } from '@/lib/core/schemas'
+import { assertContract, streamEventViolations } from '../support/contract'
 import { startFakeRpc, type FakeRpc } from '../support/fake-rpc'
 import { basic, eventually } from './helpers'
 
@@ -45,7 +46,12 @@ type FeesData = {
 }
 
 async function stream(chainId: number, cred = OTHER, headers: Record<string, string> = {}): Promise<SseStream> {
-  const s = await openSse(`${service.url}/networks/${chainId}/stream`, { authorization: basic(cred), ...headers })
+  const path = `/networks/${chainId}/stream`
+  const s = await openSse(`${service.url}${path}`, { authorization: basic(cred), ...headers })
+  // the answer against GET /openapi.json: a refusal's JSON body, a stream's status and headers (its
+  // events are checked by the last test)
+  const body = s.status === 200 ? '' : (JSON.parse(await s.body) as unknown)
+  assertContract({ method: 'GET', path, status: s.status, headers: s.headers, body })
   open.push(s)
   return s
 }
@@ -55,12 +61,11 @@ const feeHistoryReads = () => proxy.counts().eth_feeHistory ?? 0
 const setMode = (mode: string) => fetch(`${flaky.url}/__mode/${mode}`, { method: 'POST' })
 
 async function rest(chainId: number, endpoint: string) {
-  const res = await fetch(`${service.url}/networks/${chainId}/${endpoint}`, { headers: { authorization: basic(OTHER) } })
-  return {
-    block: Number(res.headers.get('x-block-number')),
-    stale: res.headers.get('x-data-stale') === 'true',
-    body: (await res.json()) as unknown,
-  }
+  const path = `/networks/${chainId}/${endpoint}`
+  const res = await fetch(`${service.url}${path}`, { headers: { authorization: basic(OTHER) } })
+  const body = (await res.json()) as unknown
+  assertContract({ method: 'GET', path, status: res.status, headers: res.headers, body })
+  return { block: Number(res.headers.get('x-block-number')), stale: res.headers.get('x-data-stale') === 'true', body }
 }
 
 beforeAll(async () => {
@@ -222,10 +227,33 @@ describe('GET /networks/{chainId}/stream', () => {
     ] as const) {
       const s = await openSse(`${service.url}${path}`, { authorization: basic(OTHER) })
       expect(s.status).toBe(status)
-      expect(ErrorBodySchema.parse(JSON.parse(await s.body)).statusCode).toBe(status)
+      const body = JSON.parse(await s.body) as unknown
+      expect(ErrorBodySchema.parse(body).statusCode).toBe(status)
+      assertContract({ method: 'GET', path, status: s.status, headers: s.headers, body })
     }
     const anonymous = await openSse(`${service.url}/networks/${LIVE}/stream`)
     expect(anonymous.status).toBe(401)
-    await anonymous.body
+    assertContract({
+      method: 'GET',
+      path: `/networks/${LIVE}/stream`,
+      status: 401,
+      headers: anonymous.headers,
+      body: JSON.parse(await anonymous.body),
+    })
+  })
+
+  test('behavior: every event of every stream of this file is one GET /openapi.json describes, its data of the documented schema', () => {
+    const events = open.flatMap((s) => s.events)
+    expect(events.filter(isFees).length).toBeGreaterThan(0)
+    expect(events.filter((e) => e.event === 'error').length).toBeGreaterThan(0)
+    const seen = new Set<string>()
+    const violations = events.flatMap((e) => {
+      // the 200 streams carry the same bytes for a block: check each distinct event once
+      const id = `${e.event}\n${e.data}`
+      if (seen.has(id)) return []
+      seen.add(id)
+      return streamEventViolations(e.event, JSON.parse(e.data))
+    })
+    expect(violations).toEqual([])
   })
 })

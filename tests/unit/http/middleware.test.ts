@@ -30,9 +30,11 @@ describe('middleware', () => {
     if (!passes) expect(res.status).toBe(401)
   })
 
-  test('behavior: /healthz passes without credentials even when the configuration is broken; the rest is 503', async () => {
+  test('behavior: /healthz and /openapi.json pass without credentials even when the configuration is broken; the rest is 503', async () => {
     Object.assign(process.env, { API_KEYS: 'alice:weak' })
     expect(passed(await call('/healthz'))).toBe(true)
+    expect(passed(await call('/openapi.json'))).toBe(true)
+    expect(passed(await call('/openapi.json/x'))).toBe(false)
     for (const path of ['/readyz', '/metrics', '/networks/1/busyThreshold']) {
       const res = await call(path, { authorization: formatBasicAuth(KEY) })
       expect(res.status).toBe(503)

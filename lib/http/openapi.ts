@@ -1,0 +1,424 @@
+import { z } from 'zod'
+import {
+  AccuracyReportSchema,
+  BaseFeeHistorySchema,
+  BaseFeePercentileSchema,
+  BusyThresholdSchema,
+  ChainReadinessSchema,
+  ErrorBodySchema,
+  FeesEventSchema,
+  GweiSchema,
+  HealthSchema,
+  LevelAccuracySchema,
+  NotReadyBodySchema,
+  ReadySchema,
+  SuggestedGasFeesSchema,
+  SupportedChainNamesSchema,
+  SupportedNetworksSchema,
+  TrendSchema,
+  UrgencyLevelSchema,
+} from '../core/schemas'
+import { REASON_PHRASES } from './reason-phrases'
+
+/**
+ * GET /openapi.json: the OpenAPI 3.1 document of the API, generated from the zod schemas the handlers
+ * and pages use (lib/core/schemas.ts, through z.toJSONSchema with the JSON Schema 2020-12 target,
+ * which is OpenAPI 3.1's schema dialect), never written by hand. Pure: no configuration, no request;
+ * the same document on every instance. The statuses and headers below are the ones
+ * lib/http/respond.ts (toErrorResponse, freshnessHeaders), lib/http/stream.ts, lib/http/health.ts,
+ * lib/http/metrics.ts and middleware.ts answer with; the contract test checks every answer of the
+ * integration suite against this document (tests/support/contract.ts).
+ */
+
+/** The zod schemas published under components/schemas, by name. */
+const SCHEMAS = {
+  Gwei: GweiSchema,
+  Trend: TrendSchema,
+  UrgencyLevel: UrgencyLevelSchema,
+  SuggestedGasFees: SuggestedGasFeesSchema,
+  BusyThreshold: BusyThresholdSchema,
+  BaseFeePercentile: BaseFeePercentileSchema,
+  BaseFeeHistory: BaseFeeHistorySchema,
+  FeesEvent: FeesEventSchema,
+  LevelAccuracy: LevelAccuracySchema,
+  AccuracyReport: AccuracyReportSchema,
+  SupportedNetworks: SupportedNetworksSchema,
+  SupportedChainNames: SupportedChainNamesSchema,
+  ErrorBody: ErrorBodySchema,
+  Health: HealthSchema,
+  ChainReadiness: ChainReadinessSchema,
+  Ready: ReadySchema,
+  NotReadyBody: NotReadyBodySchema,
+} satisfies Record<string, z.ZodType>
+
+export type SchemaName = keyof typeof SCHEMAS
+
+type Json = Record<string, unknown>
+
+const ref = (kind: 'schemas' | 'headers' | 'responses' | 'parameters', name: string) => ({ $ref: `#/components/${kind}/${name}` })
+const schemaRef = (name: SchemaName) => ref('schemas', name)
+
+/** The components/schemas: one JSON Schema per zod schema, shared sub-schemas as $refs. */
+function componentSchemas(): Record<string, Json> {
+  const registry = z.registry<{ id: string }>()
+  for (const [id, schema] of Object.entries(SCHEMAS)) registry.add(schema, { id })
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` })
+  // the document's own dialect is 2020-12 (OpenAPI 3.1's default): no per-schema $schema; and a
+  // fragment is no $id in 2020-12 (the $refs resolve against the document)
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, s]) => {
+      const { $schema: _schema, $id: _id, ...rest } = s as Json
+      return [id, rest]
+    }),
+  )
+}
+
+/** Response headers. Header values are strings on the wire; the schemas say what they parse as. */
+const HEADERS: Record<string, Json> = {
+  'X-Block-Number': {
+    description: 'The latest block of the window the answer was computed from.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-Block-Timestamp': { description: "That block's timestamp, unix seconds.", schema: { type: 'integer', minimum: 0 } },
+  'X-Block-Interval-Ms': {
+    description: "The chain's block interval measured from block timestamps, milliseconds.",
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-Chain-Id': { description: 'The chain answered for.', schema: { type: 'integer', minimum: 1 } },
+  Age: { description: 'Seconds since the data was read from the node.', schema: { type: 'integer', minimum: 0 } },
+  'X-Data-Stale': {
+    description: 'true when the data is not current (a read of the node failed since, it is three cache periods old, or the head stopped).',
+    schema: { type: 'boolean' },
+  },
+  Warning: { description: 'Only on stale data: `110 - "Response is Stale"`.', schema: { type: 'string' } },
+  'Cache-Control': {
+    description: '`private, max-age=<seconds until the next block is due>` (`no-store` when stale).',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Limit': {
+    description: "The API key's quota per window (IETF RateLimit header fields); absent for an unlimited key.",
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Policy': { description: '`<limit>;w=<window seconds>`.', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'WWW-Authenticate': { description: 'The authentication challenge.', schema: { type: 'string' } },
+  Allow: { description: 'The methods the path answers: `GET, HEAD, OPTIONS`.', schema: { type: 'string' } },
+}
+
+const headers = (required: string[], optional: string[] = []) =>
+  Object.fromEntries([
+    ...required.map((h) => [h, { ...ref('headers', h), required: true }]),
+    ...optional.map((h) => [h, ref('headers', h)]),
+  ])
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']
+const FRESHNESS_HEADERS = [
+  'X-Block-Number',
+  'X-Block-Timestamp',
+  'X-Block-Interval-Ms',
+  'X-Chain-Id',
+  'Age',
+  'X-Data-Stale',
+  'Cache-Control',
+]
+
+const json = (schema: Json) => ({ 'application/json': { schema } })
+
+/** An error answer: the error body, and the headers that status always carries. */
+const errorResponse = (status: number, description: string, required: string[] = [], optional: string[] = []) => ({
+  description: `${REASON_PHRASES[status]}: ${description}`,
+  headers: headers(required, optional),
+  content: json(schemaRef('ErrorBody')),
+})
+
+/** Shared error answers, by status. */
+const RESPONSES = {
+  BadRequest: errorResponse(
+    400,
+    'the chain id is not a canonical positive decimal integer, the chain is not served, or it has no EIP-1559 fee market; or the path holds a malformed percent-escape.',
+  ),
+  Unauthorized: errorResponse(401, 'no, malformed or wrong credentials.', ['WWW-Authenticate']),
+  MethodNotAllowed: errorResponse(405, 'the API is read-only.', ['Allow']),
+  TooManyRequests: errorResponse(
+    429,
+    "the API key's rate limit (RATE_LIMIT, RATE_LIMITS), its open streams (STREAM_MAX_PER_KEY), or too many failed authentications from the client's address (AUTH_FAILURE_LIMIT).",
+    ['Retry-After'],
+    RATE_LIMIT_HEADERS,
+  ),
+  BadGateway: errorResponse(502, "the chain's node answered something unusable."),
+  ServiceUnavailable: errorResponse(
+    503,
+    'no fee data can be read now (the node fails and nothing fresh enough is held), or the service is misconfigured.',
+    ['Retry-After'],
+  ),
+  InternalServerError: errorResponse(500, 'an unexpected error (logged; the answer has no detail).'),
+}
+
+const STATUS: Record<keyof typeof RESPONSES, number> = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  MethodNotAllowed: 405,
+  TooManyRequests: 429,
+  BadGateway: 502,
+  ServiceUnavailable: 503,
+  InternalServerError: 500,
+}
+const errors = (...names: (keyof typeof RESPONSES)[]) => Object.fromEntries(names.map((n) => [String(STATUS[n]), ref('responses', n)]))
+
+/** Every status an authenticated API handler can answer besides 200 (middleware and handler). */
+const API_ERRORS = ['Unauthorized', 'TooManyRequests', 'ServiceUnavailable', 'InternalServerError'] as const
+const CHAIN_ERRORS = ['BadRequest', ...API_ERRORS, 'BadGateway'] as const
+
+/** OPTIONS and the write methods of a read-only route (lib/http/respond.ts readOnlyRoute). */
+function readOnlyMethods(tag: string): Json {
+  const write = {
+    tags: [tag],
+    summary: 'Not allowed: the API is read-only.',
+    responses: { '405': ref('responses', 'MethodNotAllowed'), ...errors('Unauthorized', 'TooManyRequests', 'ServiceUnavailable') },
+  }
+  return {
+    options: {
+      tags: [tag],
+      summary: 'The methods this path answers.',
+      responses: { '204': { description: 'No Content, with Allow.', headers: headers(['Allow']) }, ...errors(...API_ERRORS) },
+    },
+    post: write,
+    put: write,
+    patch: write,
+    delete: write,
+  }
+}
+
+const CHAIN_ID: Json = {
+  name: 'chainId',
+  in: 'path',
+  required: true,
+  description:
+    'The chain id: a positive decimal integer without sign, leading zero, exponent or hex, at most a JavaScript safe integer (e.g. 1, 137, 8453). GET /v1/supportedNetworks lists the chains served.',
+  schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' },
+  example: '1',
+}
+
+/** One chain's JSON endpoint: 200 with the freshness headers and the schema's body, and its errors. */
+function chainEndpoint(operationId: string, summary: string, description: string, body: SchemaName): Json {
+  return {
+    parameters: [ref('parameters', 'chainId')],
+    get: {
+      operationId,
+      tags: ['fees'],
+      summary,
+      description,
+      responses: {
+        '200': {
+          description: 'OK',
+          headers: headers(FRESHNESS_HEADERS, ['Warning', ...RATE_LIMIT_HEADERS]),
+          content: json(schemaRef(body)),
+        },
+        ...errors(...CHAIN_ERRORS),
+      },
+    },
+    ...readOnlyMethods('fees'),
+  }
+}
+
+const STREAM_DESCRIPTION = `Server-Sent Events (text/event-stream). At once and on every new block, \`event: fees\` with \`id: <block number>\` and \`data:\` one line of JSON, a FeesEvent (the four endpoints' bodies for that block). While the chain's node fails, one \`event: error\` per failure streak whose \`data:\` is an ErrorBody (502 or 503 as the REST endpoints would answer). \`: keep-alive\` comments every STREAM_HEARTBEAT_SECONDS; the stream opens with \`retry: 1000\` and ends after STREAM_MAX_SECONDS (reconnect then; an EventSource does so itself). The events' schemas are in the media type's \`x-sse-events\` (OpenAPI 3.1 has no keyword for a stream's items). Errors found before the stream opens (bad or unsupported chain, auth, limits) are plain JSON answers.`
+
+function document(): Json {
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: 'Gas API',
+      version: '1',
+      description:
+        'EIP-1559 fee suggestions for EVM chains, compatible with the Infura/MetaMask Gas API. Fees are decimal gwei strings, waits milliseconds. Every path answers HEAD as GET without a body. Generated from the zod schemas of the service (lib/core/schemas.ts); docs/api.md explains every number.',
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    security: [{ basicAuth: [] }],
+    tags: [
+      { name: 'fees', description: "One chain's fees, computed from its last 500 blocks." },
+      { name: 'service', description: 'What the service answers for.' },
+      { name: 'operations', description: 'Probes, metrics and this document.' },
+    ],
+    paths: {
+      '/networks/{chainId}/suggestedGasFees': chainEndpoint(
+        'getSuggestedGasFees',
+        'Fee suggestions for the low, medium and high urgency levels',
+        'Max priority fee, max fee and wait range per level, the next base fee, congestion, tip and base-fee ranges and trends.',
+        'SuggestedGasFees',
+      ),
+      '/networks/{chainId}/busyThreshold': chainEndpoint(
+        'getBusyThreshold',
+        'The 90th-percentile base fee of the last 500 blocks',
+        'Nearest-rank 90th percentile of baseFeeHistory.',
+        'BusyThreshold',
+      ),
+      '/networks/{chainId}/baseFeePercentile': chainEndpoint(
+        'getBaseFeePercentile',
+        'The 50th-percentile base fee of the last 500 blocks',
+        'Nearest-rank 50th percentile of baseFeeHistory.',
+        'BaseFeePercentile',
+      ),
+      '/networks/{chainId}/baseFeeHistory': chainEndpoint(
+        'getBaseFeeHistory',
+        'The base fees of the last 500 blocks, oldest first',
+        'Exactly 500 entries once the chain has 500 blocks.',
+        'BaseFeeHistory',
+      ),
+      '/networks/{chainId}/accuracy': chainEndpoint(
+        'getAccuracy',
+        "The service's own accuracy over the window it serves",
+        'Per level: the share of its suggestions included within the promised wait, the median wait and overpayment, judged as `npm run backtest` judges.',
+        'AccuracyReport',
+      ),
+      '/networks/{chainId}/stream': {
+        parameters: [ref('parameters', 'chainId')],
+        get: {
+          operationId: 'getStream',
+          tags: ['fees'],
+          summary: 'The four fee answers, pushed on every new block (Server-Sent Events)',
+          description: STREAM_DESCRIPTION,
+          responses: {
+            '200': {
+              description: 'OK: the event stream.',
+              headers: headers(['X-Chain-Id', 'Cache-Control'], RATE_LIMIT_HEADERS),
+              content: {
+                'text/event-stream': {
+                  schema: { type: 'string', description: 'A stream of `fees` and `error` events (see the operation description).' },
+                  'x-sse-events': { fees: schemaRef('FeesEvent'), error: schemaRef('ErrorBody') },
+                },
+              },
+            },
+            ...errors('BadRequest', ...API_ERRORS),
+          },
+        },
+        ...readOnlyMethods('fees'),
+      },
+      '/v1/supportedNetworks': {
+        get: {
+          operationId: 'getSupportedNetworks',
+          tags: ['service'],
+          summary: 'The chains served',
+          description: 'OP-stack chains, whose L1 data fee a client adds itself, are under partialSupport.optimism.',
+          responses: {
+            '200': {
+              description: 'OK',
+              headers: headers(['Cache-Control'], RATE_LIMIT_HEADERS),
+              content: json(schemaRef('SupportedNetworks')),
+            },
+            ...errors(...API_ERRORS),
+          },
+        },
+        ...readOnlyMethods('service'),
+      },
+      '/v1/supportedChainNames': {
+        get: {
+          operationId: 'getSupportedChainNames',
+          tags: ['service'],
+          summary: 'Chain id (decimal string) → name, for every chain served',
+          responses: {
+            '200': {
+              description: 'OK',
+              headers: headers(['Cache-Control'], RATE_LIMIT_HEADERS),
+              content: json(schemaRef('SupportedChainNames')),
+            },
+            ...errors(...API_ERRORS),
+          },
+        },
+        ...readOnlyMethods('service'),
+      },
+      '/healthz': {
+        get: {
+          operationId: 'getHealth',
+          tags: ['operations'],
+          summary: 'Liveness: the process serves',
+          description: 'No credentials, no upstream call, no configuration read.',
+          security: [],
+          responses: { '200': { description: 'OK', content: json(schemaRef('Health')) } },
+        },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'getReadiness',
+          tags: ['operations'],
+          summary: 'Readiness: every configured chain has data the service would serve',
+          description: 'No credentials by default; with READYZ_AUTH=basic an API key is needed.',
+          security: [{}, { basicAuth: [] }],
+          responses: {
+            '200': { description: 'OK', content: json(schemaRef('Ready')) },
+            '401': ref('responses', 'Unauthorized'),
+            '429': ref('responses', 'TooManyRequests'),
+            '500': ref('responses', 'InternalServerError'),
+            '503': {
+              description: 'Service Unavailable: not ready (the body names each chain and why), or misconfigured.',
+              headers: headers(['Retry-After']),
+              content: json({ anyOf: [schemaRef('NotReadyBody'), schemaRef('ErrorBody')] }),
+            },
+          },
+        },
+      },
+      '/metrics': {
+        get: {
+          operationId: 'getMetrics',
+          tags: ['operations'],
+          summary: 'Prometheus metrics',
+          description: 'Behind its own bearer token (METRICS_TOKEN); API keys do not open it. 404 while no token is configured.',
+          security: [{ metricsToken: [] }],
+          responses: {
+            '200': {
+              description: 'OK: Prometheus text exposition format 0.0.4.',
+              headers: headers(['Cache-Control']),
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+            '401': {
+              description: 'Unauthorized: no or a wrong bearer token.',
+              headers: headers(['WWW-Authenticate']),
+              content: json(schemaRef('ErrorBody')),
+            },
+            '404': { description: 'Not Found: no METRICS_TOKEN is configured.', content: json(schemaRef('ErrorBody')) },
+            '429': ref('responses', 'TooManyRequests'),
+            '500': ref('responses', 'InternalServerError'),
+            '503': ref('responses', 'ServiceUnavailable'),
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'getOpenApiDocument',
+          tags: ['operations'],
+          summary: 'This document',
+          description: 'Public: no credentials.',
+          security: [],
+          responses: {
+            '200': {
+              description: 'OK: the OpenAPI 3.1 document.',
+              headers: headers(['Cache-Control']),
+              content: json({ type: 'object', required: ['openapi', 'info', 'paths'] }),
+            },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: componentSchemas(),
+      parameters: { chainId: CHAIN_ID },
+      headers: HEADERS,
+      responses: RESPONSES,
+      securitySchemes: {
+        basicAuth: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'User name = API key, password = API key secret.',
+        },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'The METRICS_TOKEN of the deployment (GET /metrics only).' },
+      },
+    },
+  }
+}
+
+let built: Json | undefined
+
+/** The OpenAPI 3.1 document (built once per process; JSON-plain). */
+export function openApiDocument(): Json {
+  return (built ??= document())
+}
