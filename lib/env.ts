@@ -12,6 +12,8 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
+type EnvSource = Record<string, string | undefined>
+
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
@@ -25,6 +27,18 @@ const RatePolicySchema = z
     const [limit, seconds] = s.split('/')
     return { limit: Number(limit), windowSeconds: Number(seconds ?? 1) }
   })
+
+/** pino's levels, least severe last written: `LOG_LEVEL=warn` drops the request lines (info). */
+const LogLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
+
+/**
+ * LOG_LEVEL alone, for the logger, which must work while the rest of the configuration is refused
+ * (it logs that refusal): an invalid value here gives `info` (getServerEnv refuses it at start).
+ */
+export function getLogLevel(source: EnvSource = process.env): z.infer<typeof LogLevelSchema> {
+  const result = LogLevelSchema.safeParse(source.LOG_LEVEL || undefined)
+  return result.success ? result.data : 'info'
+}
 
 const RpcUrlListSchema = z
   .string()
@@ -208,6 +222,8 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
   STREAM_BUFFER_BYTES: z.coerce.number().int().min(1_024).max(67_108_864).default(262_144),
   /** One JSON log line per API request (default true). */
   REQUEST_LOG: booleanFlag.transform((v) => v ?? true),
+  /** The least severe log line written (pino levels; default info, silent writes none). */
+  LOG_LEVEL: LogLevelSchema,
   /**
    * Shared store for several instances (redis:// or rediss://): Next's cache handler, the
    * cross-instance single-flight lock and the rate-limit counters. Unset: one instance, in memory.
@@ -237,8 +253,6 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>
 
-type EnvSource = Record<string, string | undefined>
-
 const memo = processSingleton('server-env', () => ({ current: undefined as { source: EnvSource; env: ServerEnv } | undefined }))
 
 /** The validated server environment (memoised per process.env object). */
@@ -261,6 +275,7 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     REDIS_URL: source.REDIS_URL || undefined,
     REDIS_TIMEOUT_MS: source.REDIS_TIMEOUT_MS || undefined,
     REQUEST_LOG: source.REQUEST_LOG,
+    LOG_LEVEL: source.LOG_LEVEL || undefined,
     STREAM_MAX_PER_KEY: source.STREAM_MAX_PER_KEY || undefined,
     STREAM_MAX_SECONDS: source.STREAM_MAX_SECONDS || undefined,
     STREAM_HEARTBEAT_SECONDS: source.STREAM_HEARTBEAT_SECONDS || undefined,
