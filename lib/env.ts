@@ -19,6 +19,9 @@ const booleanFlag = z
   .optional()
   .transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1'))
 
+/** The longest rate-limit window: one week, in seconds. */
+export const MAX_RATE_WINDOW_SECONDS = 604_800
+
 /** `<requests>/<seconds>`, e.g. `1200/60`; `0` disables the limit. */
 const RatePolicySchema = z
   .string()
@@ -27,6 +30,9 @@ const RatePolicySchema = z
     const [limit, seconds] = s.split('/')
     return { limit: Number(limit), windowSeconds: Number(seconds ?? 1) }
   })
+  // the in-memory counters expire by timer, and Node's timers reach 24.8 days: a window's anchor
+  // lives at least 3 windows (lib/ratelimit/counters.ts)
+  .refine((p) => p.windowSeconds <= MAX_RATE_WINDOW_SECONDS, `a window of at most ${MAX_RATE_WINDOW_SECONDS} seconds (a week)`)
 
 /** pino's levels, least severe last written: `LOG_LEVEL=warn` drops the request lines (info). */
 const LogLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
@@ -204,11 +210,13 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(/^.+=(0|[1-9]\d{0,8}\/[1-9]\d{0,5})$/, 'key=requests/seconds')))
-    .transform((entries) =>
+    .transform((entries, ctx) =>
       Object.fromEntries(
         entries.map((e) => {
           const i = e.lastIndexOf('=')
-          return [e.slice(0, i), RatePolicySchema.parse(e.slice(i + 1))]
+          const policy = RatePolicySchema.safeParse(e.slice(i + 1))
+          if (!policy.success) ctx.addIssue({ code: 'custom', message: 'a window of at most a week' })
+          return [e.slice(0, i), policy.success ? policy.data : { limit: 0, windowSeconds: 1 }]
         }),
       ),
     ),

@@ -101,6 +101,18 @@ export async function withSharedStore<T>(
   }
 }
 
+/** The Redis client (created and connecting on first use), for libraries that run their own commands; REDIS_URL must be set. */
+export function sharedStoreClient(): RedisClientType {
+  const env = getServerEnv()
+  if (!env.REDIS_URL) throw new Error('sharedStoreClient() without REDIS_URL')
+  return client(env.REDIS_URL, env.REDIS_TIMEOUT_MS)
+}
+
+/** A command of such a library failed or timed out: degraded mode for a second, as for our own commands. */
+export function reportSharedStoreFailure(err: unknown): void {
+  markDown(err)
+}
+
 /** 1 when this instance is in shared mode, 0 when degraded; undefined without REDIS_URL. */
 export function sharedStoreUp(): number | undefined {
   const env = getServerEnv()

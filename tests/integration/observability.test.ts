@@ -43,7 +43,10 @@ describe('/metrics', () => {
     )
     expect(value(/^gas_api_upstream_read_duration_seconds_count\{chain="31337"\} (\d+)$/m)).toBe(
       value(/^gas_api_upstream_reads_total\{chain="31337",result="ok"\} (\d+)$/m) +
-        [...text.matchAll(/^gas_api_upstream_reads_total\{chain="31337",result="(?!ok")[^"]*"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0),
+        [...text.matchAll(/^gas_api_upstream_reads_total\{chain="31337",result="(?!ok")[^"]*"\} (\d+)$/gm)].reduce(
+          (n, m) => n + Number(m[1]),
+          0,
+        ),
     )
     // the process metrics, once each (one registry per process, however many route bundles)
     for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_gc_duration_seconds'])

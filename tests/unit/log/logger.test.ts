@@ -27,13 +27,28 @@ test('behavior: authorization headers, secrets, tokens, passwords and URLs are c
       authorization: 'Basic YWxpY2U6c2VjcmV0',
       headers: { authorization: 'Bearer metrics-token-123456' },
       secret: 'the-api-secret-1234',
-      config: { token: 'tok-abcdefgh', password: 'p4ssw0rd', url: 'https://mainnet.example/v3/KEY123', rpcUrls: ['https://x.example/KEY456'] },
+      config: {
+        token: 'tok-abcdefgh',
+        password: 'p4ssw0rd',
+        url: 'https://mainnet.example/v3/KEY123',
+        rpcUrls: ['https://x.example/KEY456'],
+      },
       url: 'redis://:hunter2@redis.internal:6379',
       REDIS_URL: 'redis://:hunter3@redis.internal:6379',
     },
     'boom',
   )
-  for (const leaked of ['YWxpY2U6c2VjcmV0', 'metrics-token', 'the-api-secret', 'tok-abcdefgh', 'p4ssw0rd', 'KEY123', 'KEY456', 'hunter2', 'hunter3'])
+  for (const leaked of [
+    'YWxpY2U6c2VjcmV0',
+    'metrics-token',
+    'the-api-secret',
+    'tok-abcdefgh',
+    'p4ssw0rd',
+    'KEY123',
+    'KEY456',
+    'hunter2',
+    'hunter3',
+  ])
     expect(lines.join('')).not.toContain(leaked)
   expect(lines.join('')).toContain('[redacted]')
 })

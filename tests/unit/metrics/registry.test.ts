@@ -37,7 +37,12 @@ test('behavior: request and upstream durations are histograms in seconds, by rou
 
 test('behavior: the default process metrics (event-loop lag, heap, GC) are in the same text, once', async () => {
   const text = await renderMetrics()
-  for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_gc_duration_seconds', 'process_cpu_seconds_total'])
+  for (const name of [
+    'nodejs_eventloop_lag_seconds',
+    'nodejs_heap_size_used_bytes',
+    'nodejs_gc_duration_seconds',
+    'process_cpu_seconds_total',
+  ])
     expect(text.match(new RegExp(`^# TYPE ${name} `, 'gm'))).toHaveLength(1)
 })
 
