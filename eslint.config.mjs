@@ -12,6 +12,7 @@ import { defineConfig, globalIgnores } from 'eslint/config'
 const LAYERS = [
   ['lib/core'], // pure: fee math, statistics, units, chain fee policies, domain errors, schemas
   ['lib/env.ts', 'lib/metrics'], // configuration, counters
+  ['lib/log'], // the logger (pino): reads LOG_LEVEL from lib/env.ts, so one layer above it
   ['lib/chains'], // the chain registry
   ['lib/upstream', 'lib/store'], // the JSON-RPC adapter; memory or Redis
   ['lib/feed', 'lib/ratelimit', 'lib/auth'], // freshness and single-flight; quotas; credentials

@@ -12,10 +12,15 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
+type EnvSource = Record<string, string | undefined>
+
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1'))
+
+/** The longest rate-limit window: one week, in seconds. */
+export const MAX_RATE_WINDOW_SECONDS = 604_800
 
 /** `<requests>/<seconds>`, e.g. `1200/60`; `0` disables the limit. */
 const RatePolicySchema = z
@@ -25,6 +30,21 @@ const RatePolicySchema = z
     const [limit, seconds] = s.split('/')
     return { limit: Number(limit), windowSeconds: Number(seconds ?? 1) }
   })
+  // the in-memory counters expire by timer, and Node's timers reach 24.8 days: a window's anchor
+  // lives at least 3 windows (lib/ratelimit/counters.ts)
+  .refine((p) => p.windowSeconds <= MAX_RATE_WINDOW_SECONDS, `a window of at most ${MAX_RATE_WINDOW_SECONDS} seconds (a week)`)
+
+/** pino's levels, least severe last written: `LOG_LEVEL=warn` drops the request lines (info). */
+const LogLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
+
+/**
+ * LOG_LEVEL alone, for the logger, which must work while the rest of the configuration is refused
+ * (it logs that refusal): an invalid value here gives `info` (getServerEnv refuses it at start).
+ */
+export function getLogLevel(source: EnvSource = process.env): z.infer<typeof LogLevelSchema> {
+  const result = LogLevelSchema.safeParse(source.LOG_LEVEL || undefined)
+  return result.success ? result.data : 'info'
+}
 
 const RpcUrlListSchema = z
   .string()
@@ -190,11 +210,13 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(/^.+=(0|[1-9]\d{0,8}\/[1-9]\d{0,5})$/, 'key=requests/seconds')))
-    .transform((entries) =>
+    .transform((entries, ctx) =>
       Object.fromEntries(
         entries.map((e) => {
           const i = e.lastIndexOf('=')
-          return [e.slice(0, i), RatePolicySchema.parse(e.slice(i + 1))]
+          const policy = RatePolicySchema.safeParse(e.slice(i + 1))
+          if (!policy.success) ctx.addIssue({ code: 'custom', message: 'a window of at most a week' })
+          return [e.slice(0, i), policy.success ? policy.data : { limit: 0, windowSeconds: 1 }]
         }),
       ),
     ),
@@ -208,6 +230,8 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
   STREAM_BUFFER_BYTES: z.coerce.number().int().min(1_024).max(67_108_864).default(262_144),
   /** One JSON log line per API request (default true). */
   REQUEST_LOG: booleanFlag.transform((v) => v ?? true),
+  /** The least severe log line written (pino levels; default info, silent writes none). */
+  LOG_LEVEL: LogLevelSchema,
   /**
    * Shared store for several instances (redis:// or rediss://): Next's cache handler, the
    * cross-instance single-flight lock and the rate-limit counters. Unset: one instance, in memory.
@@ -237,8 +261,6 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>
 
-type EnvSource = Record<string, string | undefined>
-
 const memo = processSingleton('server-env', () => ({ current: undefined as { source: EnvSource; env: ServerEnv } | undefined }))
 
 /** The validated server environment (memoised per process.env object). */
@@ -261,6 +283,7 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     REDIS_URL: source.REDIS_URL || undefined,
     REDIS_TIMEOUT_MS: source.REDIS_TIMEOUT_MS || undefined,
     REQUEST_LOG: source.REQUEST_LOG,
+    LOG_LEVEL: source.LOG_LEVEL || undefined,
     STREAM_MAX_PER_KEY: source.STREAM_MAX_PER_KEY || undefined,
     STREAM_MAX_SECONDS: source.STREAM_MAX_SECONDS || undefined,
     STREAM_HEARTBEAT_SECONDS: source.STREAM_HEARTBEAT_SECONDS || undefined,

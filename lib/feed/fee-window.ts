@@ -7,7 +7,7 @@ import { getServerEnv } from '../env'
 import { MAX_CACHE_PERIOD_MS, MIN_CACHE_PERIOD_MS, REWARD_PERCENTILES } from '../core/estimator'
 import type { FeeWindow } from '../core/types'
 import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../core/errors'
-import { count } from '../metrics/registry'
+import { count, observeSeconds } from '../metrics/registry'
 import { processSingleton } from '../core/process-singleton'
 import { sharedStoreConfigured } from '../store/client'
 import { getSharedWindow, lockChainRead, putSharedWindow, unlockChainRead } from '../store/store'
@@ -94,8 +94,10 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
   if (!st.inflight) {
     const env = getServerEnv()
     const policy = feePolicyOf(st.chain)
-    const read = () =>
-      readFeeWindow({
+    const read = () => {
+      const started = performance.now()
+      const timed = () => observeSeconds('gas_api_upstream_read_duration_seconds', { chain: chainId }, (performance.now() - started) / 1000)
+      return readFeeWindow({
         chainId,
         rpcUrls: st.chain.rpcUrls,
         blockCount: HISTORY_BLOCKS,
@@ -108,14 +110,17 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
         ...(policy.enforceBaseFeeBounds ? { baseFeeBounds: { risePpm: policy.maxBaseFeeRisePpm, fallPpm: policy.maxBaseFeeFallPpm } } : {}),
       }).then(
         (w) => {
+          timed()
           count('gas_api_upstream_reads_total', { chain: chainId, result: 'ok' })
           return w
         },
         (err: unknown) => {
+          timed()
           count('gas_api_upstream_reads_total', { chain: chainId, result: err instanceof Error ? err.name : 'Error' })
           throw err
         },
       )
+    }
     const shared = sharedStoreConfigured()
       ? readThroughSharedStore({
           store: redisWindowStore(sourceScope(st.chain)),

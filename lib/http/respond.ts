@@ -3,7 +3,8 @@ import { ConfigError } from '../env'
 import { getAccuracyReport, getFeeReport, supportedChainNames, supportedNetworks, type Endpoint, type ReportMeta } from '../fees'
 import { IDENTITY_HEADER, verifyIdentity } from '../auth/identity'
 import { getApiKeysSetting, getServerEnv } from '../env'
-import { count } from '../metrics/registry'
+import { count, observeSeconds } from '../metrics/registry'
+import { logger } from '../log/logger'
 import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
 import { errorJson } from './error-body'
@@ -60,7 +61,7 @@ export function toErrorResponse(err: unknown): Response {
 
 function logError(err: unknown) {
   const e = err instanceof Error ? err : new Error(String(err))
-  console.error(JSON.stringify({ level: 'error', error: e.name, message: e.message }))
+  logger().error({ error: e.name, message: e.message })
 }
 
 /** Headers that say which block the data is for, how old it is, and how long it may be cached. */
@@ -92,11 +93,13 @@ export async function requireIdentity(request: Request): Promise<string> {
 }
 
 /**
- * Counts an answer for /metrics and, unless REQUEST_LOG=false, logs it as one JSON line: route,
+ * Counts and times an answer for /metrics and, unless REQUEST_LOG=false, logs it as one JSON line: route,
  * chain, status, duration, the API key's name (never its secret), block and staleness.
  */
 export function observe(route: string, request: Request, started: number, res: Response, chainId?: string, key?: string): Response {
+  const seconds = (performance.now() - started) / 1000
   count('gas_api_requests_total', { route, status: res.status })
+  observeSeconds('gas_api_request_duration_seconds', { route, status: res.status }, seconds)
   let log = false
   try {
     log = getServerEnv().REQUEST_LOG
@@ -104,19 +107,18 @@ export function observe(route: string, request: Request, started: number, res: R
     // a configuration error is answered and logged elsewhere
   }
   if (log) {
-    console.log(
-      JSON.stringify({
-        level: 'info',
-        msg: 'request',
+    logger().info(
+      {
         method: request.method,
         route,
         chainId: chainId && chainId.length <= 20 ? chainId : chainId ? `${chainId.slice(0, 20)}…` : undefined,
         status: res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round(seconds * 10_000) / 10,
         key,
         block: res.headers.get('x-block-number') ?? undefined,
         stale: res.headers.get('x-data-stale') === 'true' || undefined,
-      }),
+      },
+      'request',
     )
   }
   return res

@@ -1,55 +1,105 @@
 /**
- * In-process counters for /metrics (Prometheus text format 0.0.4), one set per process. The edge middleware runs in its own sandbox and cannot count
- * here, so requests it refuses (401) are not in these counters.
+ * The /metrics registry (prom-client), one per process: Next may load a route's bundle separately,
+ * and each bundle would otherwise get its own copy of prom-client's module-global default registry
+ * (and count half the requests). The default process metrics (event-loop lag, heap, GC, CPU, open
+ * file descriptors) are collected once per process, without a prefix, so stock Node.js dashboards
+ * read them. The edge middleware runs in its own sandbox and cannot count here: requests it refuses
+ * (401) are not in these series.
  */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { processSingleton } from '../core/process-singleton'
 
 type Labels = Record<string, string | number>
-type Counter = { help: string; values: Map<string, number> }
 
-const counters = processSingleton('metrics', () => new Map<string, Counter>())
+const COUNTERS = {
+  gas_api_requests_total: { help: 'API requests answered by the route handlers, by route and status.', labels: ['route', 'status'] },
+  gas_api_upstream_reads_total: { help: 'Upstream reads (one JSON-RPC batch each), by chain and result.', labels: ['chain', 'result'] },
+  gas_api_shared_reads_total: {
+    help: 'With REDIS_URL: new fee windows by chain and source: joined (read by another instance), led (read by this one under the shared lock), local (read by this one without the shared store).',
+    labels: ['chain', 'source'],
+  },
+  gas_api_rate_limit_checks_total: {
+    help: "Rate-limit checks by store: shared (Redis) or local (this instance's memory: no REDIS_URL, or Redis unreachable).",
+    labels: ['store'],
+  },
+  gas_api_cache_total: {
+    help: 'Fee window lookups, by chain and outcome: hit (fresh), grace (served while the next read runs), miss (waited for a read), failing (within the back-off after a failed read).',
+    labels: ['chain', 'outcome'],
+  },
+  gas_api_stream_events_total: {
+    help: 'Events sent on streams (GET /networks/{chainId}/stream), by chain and event (fees, error), one per subscriber.',
+    labels: ['chain', 'event'],
+  },
+  gas_api_stream_closed_total: {
+    help: 'Streams ended, by chain and reason: client (it went away), duration (STREAM_MAX_SECONDS reached), slow (dropped: more than STREAM_BUFFER_BYTES waited for it).',
+    labels: ['chain', 'reason'],
+  },
+} as const
 
-const HELP = {
-  gas_api_requests_total: 'API requests answered by the route handlers, by route and status.',
-  gas_api_upstream_reads_total: 'Upstream reads (one JSON-RPC batch each), by chain and result.',
-  gas_api_shared_reads_total:
-    'With REDIS_URL: new fee windows by chain and source: joined (read by another instance), led (read by this one under the shared lock), local (read by this one without the shared store).',
-  gas_api_rate_limit_checks_total:
-    "Rate-limit checks by store: shared (Redis) or local (this instance's memory: no REDIS_URL, or Redis unreachable).",
-  gas_api_cache_total:
-    'Fee window lookups, by chain and outcome: hit (fresh), grace (served while the next read runs), miss (waited for a read), failing (within the back-off after a failed read).',
-  gas_api_stream_events_total:
-    'Events sent on streams (GET /networks/{chainId}/stream), by chain and event (fees, error), one per subscriber.',
-  gas_api_stream_closed_total:
-    'Streams ended, by chain and reason: client (it went away), duration (STREAM_MAX_SECONDS reached), slow (dropped: more than STREAM_BUFFER_BYTES waited for it).',
-} satisfies Record<string, string>
+const HISTOGRAMS = {
+  gas_api_request_duration_seconds: {
+    help: 'Time from the handler receiving an API request to its answer (headers; a stream counts until it opens), by route and status.',
+    labels: ['route', 'status'],
+  },
+  gas_api_upstream_read_duration_seconds: {
+    help: 'Duration of an upstream read (one JSON-RPC batch with its failover, as the feed waits for it), by chain.',
+    labels: ['chain'],
+  },
+} as const
 
-const escape = (v: string | number) => String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
-const labelText = (labels: Labels) =>
-  Object.keys(labels).length
-    ? `{${Object.entries(labels)
-        .map(([k, v]) => `${k}="${escape(v)}"`)
-        .join(',')}}`
-    : ''
+export type CounterName = keyof typeof COUNTERS
+export type HistogramName = keyof typeof HISTOGRAMS
 
-/** Adds 1 to a counter. */
-export function count(name: keyof typeof HELP, labels: Labels): void {
-  let c = counters.get(name)
-  if (!c) counters.set(name, (c = { help: HELP[name], values: new Map() }))
-  const key = labelText(labels)
-  c.values.set(key, (c.values.get(key) ?? 0) + 1)
+/** A gauge computed when /metrics is asked: name, help and its samples now. */
+export type GaugeSnapshot = { name: string; help: string; labelNames: string[]; samples: { labels: Labels; value: number }[] }
+
+type State = {
+  registry: Registry
+  counters: Map<string, Counter>
+  histograms: Map<string, Histogram>
+  gauges: Map<string, Gauge>
 }
 
-/** The counters and the given gauges in Prometheus text exposition format. */
-export function renderMetrics(gauges: { name: string; help: string; samples: { labels: Labels; value: number }[] }[] = []): string {
-  const lines: string[] = []
-  for (const [name, c] of [...counters].sort(([a], [b]) => a.localeCompare(b))) {
-    lines.push(`# HELP ${name} ${c.help}`, `# TYPE ${name} counter`)
-    for (const [labels, value] of c.values) lines.push(`${name}${labels} ${value}`)
-  }
+const state = processSingleton('metrics', (): State => {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const counters = new Map<string, Counter>()
+  for (const [name, c] of Object.entries(COUNTERS))
+    counters.set(name, new Counter({ name, help: c.help, labelNames: [...c.labels], registers: [registry] }))
+  const histograms = new Map<string, Histogram>()
+  for (const [name, h] of Object.entries(HISTOGRAMS))
+    histograms.set(name, new Histogram({ name, help: h.help, labelNames: [...h.labels], registers: [registry] }))
+  return { registry, counters, histograms, gauges: new Map() }
+})
+
+/** Adds 1 to a counter. */
+export function count(name: CounterName, labels: Labels): void {
+  state.counters.get(name)!.inc(labels)
+}
+
+/** Records one duration, in seconds, in a histogram. */
+export function observeSeconds(name: HistogramName, labels: Labels, seconds: number): void {
+  state.histograms.get(name)!.observe(labels, seconds)
+}
+
+/**
+ * Every series in Prometheus text exposition format (0.0.4), with the gauges given set to their
+ * samples now (a gauge's old label sets, say a chain no longer held, are dropped).
+ */
+export async function renderMetrics(gauges: GaugeSnapshot[] = []): Promise<string> {
   for (const g of gauges) {
-    lines.push(`# HELP ${g.name} ${g.help}`, `# TYPE ${g.name} gauge`)
-    for (const s of g.samples) lines.push(`${g.name}${labelText(s.labels)} ${s.value}`)
+    let gauge = state.gauges.get(g.name)
+    if (!gauge) {
+      gauge = new Gauge({ name: g.name, help: g.help, labelNames: g.labelNames, registers: [state.registry] })
+      state.gauges.set(g.name, gauge)
+    }
+    gauge.reset()
+    for (const s of g.samples) gauge.set(s.labels, s.value)
   }
-  return lines.join('\n') + '\n'
+  return state.registry.metrics()
+}
+
+/** The Content-Type of renderMetrics' text. */
+export function metricsContentType(): string {
+  return state.registry.contentType
 }

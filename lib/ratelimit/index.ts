@@ -3,15 +3,38 @@ import { getServerEnv } from '../env'
 import { RateLimitedError } from '../core/errors'
 import { processSingleton } from '../core/process-singleton'
 import { count } from '../metrics/registry'
-import { UNAVAILABLE } from '../store/client'
-import { countSharedRequest } from '../store/store'
-import { decide, FixedWindowLimiter, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy } from './fixed-window'
+import { reportSharedStoreFailure, sharedStoreClient } from '../store/client'
+import { SlidingWindowCounters } from './counters'
+import { rateLimitHeaders, unlimited } from './sliding-window'
 
-const limiter = processSingleton('rate-limiter', () => new FixedWindowLimiter())
+const limiters = processSingleton('rate-limiter', () => ({
+  memory: new SlidingWindowCounters({ kind: 'memory' }),
+  redis: undefined as SlidingWindowCounters | undefined,
+}))
+
+/** The Redis-backed counters (created with the client, on the first check with REDIS_URL). */
+function sharedCounters(): SlidingWindowCounters {
+  const env = getServerEnv()
+  return (limiters.redis ??= new SlidingWindowCounters({
+    kind: 'redis',
+    client: sharedStoreClient(),
+    timeoutMs: env.REDIS_TIMEOUT_MS,
+    // the instance goes degraded for a second, logs it once and reports it on /metrics
+    // (not while the client is still connecting or reconnecting: the client reports that itself)
+    onFallback: () => {
+      if (sharedStoreClient().isReady)
+        reportSharedStoreFailure(Object.assign(new Error('rate limit counter failed'), { name: 'RateLimitStoreError' }))
+    },
+  }))
+}
 
 /**
- * Counts one request of the key against its quota (RATE_LIMITS, else RATE_LIMIT). The key is the one
- * the middleware verified (lib/http/respond.ts requireIdentity): never read from client input.
+ * Counts one request of the key against its quota (RATE_LIMITS, else RATE_LIMIT), in a sliding
+ * window (lib/ratelimit/sliding-window.ts). The key is the one the middleware verified
+ * (lib/http/respond.ts requireIdentity): never read from client input.
+ * With REDIS_URL the counters are in Redis, shared by every instance; while Redis is unreachable
+ * or slower than REDIS_TIMEOUT_MS this instance's memory answers (each instance then allows the
+ * full quota).
  * @returns the RateLimit-* headers for the answer
  * @throws RateLimitedError (429) when the quota is spent
  */
@@ -19,22 +42,18 @@ export async function consumeRateLimit(key: string): Promise<Record<string, stri
   const env = getServerEnv()
   const own = Object.hasOwn(env.RATE_LIMITS, key) ? env.RATE_LIMITS[key] : undefined
   const policy = own ?? env.RATE_LIMIT
-  const decision = env.REDIS_URL === undefined ? limiter.check(key, policy) : await checkShared(key, policy)
+  let decision = unlimited(policy)
+  if (policy.limit > 0) {
+    if (env.REDIS_URL === undefined) decision = (await limiters.memory.check(key, policy)).decision
+    else {
+      const checked = await sharedCounters().check(key, policy)
+      count('gas_api_rate_limit_checks_total', { store: checked.local ? 'local' : 'shared' })
+      decision = checked.decision
+    }
+  }
   const headers = rateLimitHeaders(decision)
   if (!decision.allowed) {
     throw new RateLimitedError(decision.policy.limit, decision.policy.windowSeconds, decision.resetSeconds, headers)
   }
   return headers
-}
-
-/**
- * With REDIS_URL: one counter per key for every instance; its window opens with the key's first
- * request and ends when Redis expires the counter (Redis's clock, not each instance's). While Redis is unreachable,
- * this instance's own counters take over (each instance then allows the full quota).
- */
-async function checkShared(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
-  if (policy.limit === 0) return decide(policy, 0, 0)
-  const shared = await countSharedRequest(key, policy.windowSeconds * 1000)
-  count('gas_api_rate_limit_checks_total', { store: shared === UNAVAILABLE ? 'local' : 'shared' })
-  return shared === UNAVAILABLE ? limiter.check(key, policy) : decide(policy, shared.count, shared.msToReset)
 }

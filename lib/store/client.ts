@@ -4,6 +4,7 @@ import { getServerEnv } from '../env'
 import { processSingleton } from '../core/process-singleton'
 import { withDeadline } from '../core/deadline'
 import { UNAVAILABLE, type Unavailable } from '../core/unavailable'
+import { logger } from '../log/logger'
 
 /** What a shared-store call returns when the store is not configured, not connected or failing. */
 export { UNAVAILABLE, type Unavailable }
@@ -28,7 +29,7 @@ function log(level: 'warn' | 'info', msg: string, err?: unknown) {
   // only the error's name and code: messages and causes can carry the host or, with some
   // providers, credentials from REDIS_URL
   const e = err as { name?: string; code?: string } | undefined
-  console[level === 'warn' ? 'warn' : 'log'](JSON.stringify({ level, msg, error: e?.name, code: e?.code }))
+  logger()[level]({ error: e?.name, code: e?.code }, msg)
 }
 
 function markDown(err: unknown) {
@@ -98,6 +99,18 @@ export async function withSharedStore<T>(
     markDown(err)
     return UNAVAILABLE
   }
+}
+
+/** The Redis client (created and connecting on first use), for libraries that run their own commands; REDIS_URL must be set. */
+export function sharedStoreClient(): RedisClientType {
+  const env = getServerEnv()
+  if (!env.REDIS_URL) throw new Error('sharedStoreClient() without REDIS_URL')
+  return client(env.REDIS_URL, env.REDIS_TIMEOUT_MS)
+}
+
+/** A command of such a library failed or timed out: degraded mode for a second, as for our own commands. */
+export function reportSharedStoreFailure(err: unknown): void {
+  markDown(err)
 }
 
 /** 1 when this instance is in shared mode, 0 when degraded; undefined without REDIS_URL. */

@@ -8,13 +8,6 @@ const PREFIX = 'gas-api:v2:'
 
 /** Deletes the lock only if it still holds our token (a lock that expired and was retaken is not ours). */
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
-/**
- * One request counted in the key's window, which opens with the first request (the counter gets the
- * window's length as its expiry) and ends when Redis expires it: { count, ms until it expires }.
- */
-const COUNT_SCRIPT =
-  "local n = redis.call('incr', KEYS[1]) local t = redis.call('pttl', KEYS[1]) if t < 0 then redis.call('pexpire', KEYS[1], ARGV[1]) t = tonumber(ARGV[1]) end return {n, t}"
-
 /** Our own JSON (PREFIX carries the version); checked for shape only, against a foreign writer. */
 const isWindow = (v: unknown, chainId: number): v is FeeWindow => {
   const w = v as FeeWindow | null
@@ -73,20 +66,4 @@ export async function unlockChainRead(chainId: number, token: string): Promise<v
   await withSharedStore((redis) => redis.eval(RELEASE_SCRIPT, { keys: [`${PREFIX}lock:${chainId}`], arguments: [token] }), {
     evenIfDegraded: true,
   })
-}
-
-/**
- * Counts one request in the key's window shared by every instance.
- * @param windowMs the window's length: it opens with the key's first request
- * @returns the requests counted in this window so far (this one included) and the ms until it ends, or UNAVAILABLE
- */
-export async function countSharedRequest(apiKey: string, windowMs: number): Promise<{ count: number; msToReset: number } | Unavailable> {
-  const r = await withSharedStore((redis) =>
-    redis.eval(COUNT_SCRIPT, { keys: [`${PREFIX}rate:${windowMs}:${apiKey}`], arguments: [String(windowMs)] }),
-  )
-  if (r === UNAVAILABLE) return r
-  const [count, msToReset] = Array.isArray(r) ? r.map(Number) : []
-  // an answer of another shape is treated as no answer: this instance's own counter decides
-  if (count === undefined || msToReset === undefined || !Number.isFinite(count) || !Number.isFinite(msToReset)) return UNAVAILABLE
-  return { count, msToReset }
 }

@@ -37,6 +37,20 @@ describe('/metrics', () => {
     expect(value(/^gas_api_upstream_reads_total\{chain="31337",result="ok"\} (\d+)$/m)).toBeGreaterThanOrEqual(1)
     expect(value(/^gas_api_upstream_reads_total\{chain="31340",result="UpstreamBadResponseError"\} (\d+)$/m)).toBeGreaterThanOrEqual(1)
     expect(value(/^gas_api_cache_total\{chain="31337",outcome="hit"\} (\d+)$/m)).toBeGreaterThanOrEqual(1)
+    // durations: every answer counted above is in the histogram; every upstream read is timed
+    expect(value(/^gas_api_request_duration_seconds_count\{route="busyThreshold",status="200"\} (\d+)$/m)).toBe(
+      value(/^gas_api_requests_total\{route="busyThreshold",status="200"\} (\d+)$/m),
+    )
+    expect(value(/^gas_api_upstream_read_duration_seconds_count\{chain="31337"\} (\d+)$/m)).toBe(
+      value(/^gas_api_upstream_reads_total\{chain="31337",result="ok"\} (\d+)$/m) +
+        [...text.matchAll(/^gas_api_upstream_reads_total\{chain="31337",result="(?!ok")[^"]*"\} (\d+)$/gm)].reduce(
+          (n, m) => n + Number(m[1]),
+          0,
+        ),
+    )
+    // the process metrics, once each (one registry per process, however many route bundles)
+    for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_gc_duration_seconds'])
+      expect(text.match(new RegExp(`^# TYPE ${name} `, 'gm')), name).toHaveLength(1)
     // the window held was current (at most three cache periods old) when the requests above were answered
     const age = value(/^gas_api_data_age_seconds\{chain="31337"\} ([\d.]+)$/m)
     expect(age).toBeGreaterThanOrEqual(0)
@@ -62,7 +76,7 @@ describe('request logs', () => {
     const requestLines = () =>
       readFileSync(ctx().logFile, 'utf8')
         .split('\n')
-        .filter((l) => l.startsWith('{"level":"info","msg":"request"'))
+        .filter((l) => l.startsWith('{"level":"info"') && l.includes('"msg":"request"'))
     // the server writes its log lines asynchronously; other tests' requests (a HEAD among them) may share the block
     const mine = await eventually(async () => {
       const found = requestLines()

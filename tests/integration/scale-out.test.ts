@@ -213,7 +213,7 @@ describe('two instances, one Redis', () => {
     expect(await failedReads()).toBe(failedBefore)
     // the fresh Redis holds the pair's state again: the window one of them published, the rate counter
     expect(await redisKeys('gas-api:v2:window:*')).toEqual([expect.stringMatching(new RegExp(`^gas-api:v2:window:${CHAIN}:[0-9a-f]{16}$`))])
-    expect((await redisKeys(`gas-api:v2:rate:*:${LOAD[0]}`)).length).toBe(1)
+    expect((await redisKeys(`gas-api:v2:rate:*:${LOAD[0]}`)).length).toBeGreaterThan(0)
     for (const file of logs) {
       const text = readFileSync(file, 'utf8')
       expect(text).toContain('"msg":"shared store unavailable: this instance serves from its own memory and the upstream"')

@@ -21,8 +21,8 @@ afterAll(async () => {
 })
 
 /** Failed upstream reads of chain 1 so far, from the process's own counters. */
-const failedReads = () =>
-  [...renderMetrics().matchAll(/^gas_api_upstream_reads_total\{chain="1",result="(?!ok)[^"]*"\} (\d+)$/gm)].reduce(
+const failedReads = async () =>
+  [...(await renderMetrics()).matchAll(/^gas_api_upstream_reads_total\{chain="1",result="(?!ok)[^"]*"\} (\d+)$/gm)].reduce(
     (n, m) => n + Number(m[1]),
     0,
   )
@@ -40,7 +40,7 @@ test('behavior: while the node fails, a window in its grace interval is said to 
   expect((await getFeeWindow(chain)).stale).toBe(false) // nothing has failed yet
   // once the background read has failed (garbage answers at once), the same window is stale
   await until(async () => expect((await getFeeWindow(chain)).stale).toBe(true), { timeout: 10_000 })
-  expect(failedReads()).toBe(1)
+  expect(await failedReads()).toBe(1)
 
   vi.setSystemTime(t0 + 13_500) // within the 1 s failure back-off
   expect((await getFeeWindow(chain)).stale).toBe(true)
@@ -48,7 +48,7 @@ test('behavior: while the node fails, a window in its grace interval is said to 
   const later = await getFeeWindow(chain)
   expect(later.stale).toBe(true)
   expect(later.window.headNumber).toBe(fresh.window.headNumber)
-  await until(() => expect(failedReads()).toBe(2), { timeout: 10_000 })
+  await until(async () => expect(await failedReads()).toBe(2), { timeout: 10_000 })
 
   node.mode = 'ok'
   // the node answers again: the old window is still served at once, marked stale (no request waits

@@ -1,0 +1,53 @@
+import pino, { type Logger } from 'pino'
+import { getLogLevel } from '../env'
+import { processSingleton } from '../core/process-singleton'
+
+/**
+ * Paths pino censors before a line is written, whatever a caller passes: credentials (an
+ * Authorization header, a secret, a token, a password) and URLs, which carry provider keys
+ * (RPC URLs) or the Redis password (REDIS_URL). Wildcards cover one level of nesting.
+ */
+export const REDACT_PATHS = [
+  'authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  '*.authorization',
+  '*.headers.authorization',
+  'secret',
+  '*.secret',
+  'token',
+  '*.token',
+  'password',
+  '*.password',
+  'url',
+  '*.url',
+  'rpcUrls',
+  '*.rpcUrls',
+  'REDIS_URL',
+  '*.REDIS_URL',
+]
+
+/**
+ * A pino logger writing one JSON object per line to `destination` (stdout by default), as the
+ * service always has: `level` as its name ("info", not 30), no pid or hostname, an ISO time,
+ * `msg` last.
+ */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    },
+    destination ?? pino.destination({ dest: 1, sync: true }),
+  )
+}
+
+const state = processSingleton('logger', () => ({ logger: undefined as Logger | undefined }))
+
+/** The process's logger (LOG_LEVEL, default info); created on first use, never at import time. */
+export function logger(): Logger {
+  return (state.logger ??= createLogger(getLogLevel()))
+}

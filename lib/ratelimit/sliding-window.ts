@@ -1,0 +1,63 @@
+/** A request quota: `limit` requests per `windowSeconds`. limit 0 means unlimited. */
+export type RateLimitPolicy = { limit: number; windowSeconds: number }
+
+export type RateLimitDecision = {
+  allowed: boolean
+  policy: RateLimitPolicy
+  remaining: number
+  /** Seconds until the count falls (allowed: the current window ends; refused: one more request fits). */
+  resetSeconds: number
+}
+
+/**
+ * What the counters say when a request arrives: `previous` requests accepted in the window before,
+ * `current` in this one (this request included), `elapsedMs` into this window.
+ */
+export type WindowCounts = { previous: number; current: number; elapsedMs: number }
+
+export const unlimited = (policy: RateLimitPolicy): RateLimitDecision => ({
+  allowed: true,
+  policy,
+  remaining: Number.POSITIVE_INFINITY,
+  resetSeconds: 0,
+})
+
+/**
+ * The sliding-window counter rule (as Cloudflare's and nginx's limiters apply it): the requests of
+ * the trailing window are estimated as the current window's count plus the previous window's count
+ * weighted by the share of it the trailing window still covers. A quota spent at the end of one
+ * window therefore still counts at the start of the next: no burst of 2× the quota across a
+ * boundary, which a fixed window lets through. (The estimate assumes the previous window's requests
+ * were spread evenly; it is exact at the boundaries.)
+ */
+export function slidingDecision(policy: RateLimitPolicy, { previous, current, elapsedMs }: WindowCounts): RateLimitDecision {
+  if (policy.limit === 0) return unlimited(policy)
+  const windowMs = policy.windowSeconds * 1000
+  const left = Math.max(0, windowMs - elapsedMs)
+  const estimate = (previous * left) / windowMs + current
+  if (estimate <= policy.limit) {
+    return { allowed: true, policy, remaining: Math.floor(policy.limit - estimate), resetSeconds: Math.max(1, Math.ceil(left / 1000)) }
+  }
+  // refused (and not counted): when would one more request fit?
+  const accepted = current - 1
+  let waitMs: number
+  if (accepted + 1 <= policy.limit && previous > 0) {
+    // later in this window, once enough of the previous window has slid out
+    waitMs = Math.max(0, windowMs - ((policy.limit - accepted - 1) * windowMs) / previous - elapsedMs)
+  } else {
+    // in the next window, once enough of this one has slid out
+    waitMs = left + (accepted > 0 ? Math.max(0, windowMs - ((policy.limit - 1) * windowMs) / accepted) : 0)
+  }
+  return { allowed: false, policy, remaining: 0, resetSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
+}
+
+/** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) for a decision. */
+export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
+  if (d.policy.limit === 0) return {}
+  return {
+    'ratelimit-limit': String(d.policy.limit),
+    'ratelimit-remaining': String(d.remaining),
+    'ratelimit-reset': String(d.resetSeconds),
+    'ratelimit-policy': `${d.policy.limit};w=${d.policy.windowSeconds}`,
+  }
+}

@@ -1,0 +1,66 @@
+import { expect, test } from 'vitest'
+import { createLogger } from '@/lib/log/logger'
+import { getLogLevel, getServerEnv } from '@/lib/env'
+
+/** A logger writing into an array, one parsed line per entry. */
+function capture(level = 'info') {
+  const lines: string[] = []
+  const log = createLogger(level, { write: (line: string) => void lines.push(line) })
+  return { log, lines, parsed: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) }
+}
+
+test('default: one JSON line per call: level by name, the fields, msg; no pid or hostname', () => {
+  const { log, lines, parsed } = capture()
+  log.info({ method: 'GET', route: 'busyThreshold', status: 200, ms: 1.2, key: 'alice' }, 'request')
+  expect(lines).toHaveLength(1)
+  expect(lines[0]!.endsWith('\n')).toBe(true)
+  expect(parsed()[0]).toMatchObject({ level: 'info', msg: 'request', method: 'GET', route: 'busyThreshold', status: 200, key: 'alice' })
+  expect(parsed()[0]).not.toHaveProperty('pid')
+  expect(parsed()[0]).not.toHaveProperty('hostname')
+  expect(typeof parsed()[0]!.time).toBe('string')
+})
+
+test('behavior: authorization headers, secrets, tokens, passwords and URLs are censored', () => {
+  const { log, lines } = capture()
+  log.error(
+    {
+      authorization: 'Basic YWxpY2U6c2VjcmV0',
+      headers: { authorization: 'Bearer metrics-token-123456' },
+      secret: 'the-api-secret-1234',
+      config: {
+        token: 'tok-abcdefgh',
+        password: 'p4ssw0rd',
+        url: 'https://mainnet.example/v3/KEY123',
+        rpcUrls: ['https://x.example/KEY456'],
+      },
+      url: 'redis://:hunter2@redis.internal:6379',
+      REDIS_URL: 'redis://:hunter3@redis.internal:6379',
+    },
+    'boom',
+  )
+  for (const leaked of [
+    'YWxpY2U6c2VjcmV0',
+    'metrics-token',
+    'the-api-secret',
+    'tok-abcdefgh',
+    'p4ssw0rd',
+    'KEY123',
+    'KEY456',
+    'hunter2',
+    'hunter3',
+  ])
+    expect(lines.join('')).not.toContain(leaked)
+  expect(lines.join('')).toContain('[redacted]')
+})
+
+test('args: LOG_LEVEL picks the least severe level written', () => {
+  const { log, parsed } = capture('warn')
+  log.info('not written')
+  log.warn('written')
+  expect(parsed().map((l) => l.msg)).toEqual(['written'])
+  expect(getLogLevel({})).toBe('info')
+  expect(getLogLevel({ LOG_LEVEL: 'debug' })).toBe('debug')
+  // the logger still works with a bad value; the start refuses it
+  expect(getLogLevel({ LOG_LEVEL: 'loud' })).toBe('info')
+  expect(() => getServerEnv({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/)
+})
