@@ -1,6 +1,14 @@
 import 'server-only'
 import { ConfigError } from '../env'
-import { getAccuracyReport, getFeeReport, getGasPrices, supportedChainNames, supportedNetworks, type Endpoint, type ReportMeta } from '../fees'
+import {
+  getAccuracyReport,
+  getFeeReport,
+  getGasPrices,
+  supportedChainNames,
+  supportedNetworks,
+  type Endpoint,
+  type ReportMeta,
+} from '../fees'
 import { IDENTITY_HEADER, verifyIdentity } from '../auth/identity'
 import { getApiKeysSetting, getServerEnv } from '../env'
 import { count } from '../metrics/registry'

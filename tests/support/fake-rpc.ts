@@ -145,7 +145,9 @@ export async function startFakeRpc(
       const factor = mode === 'doubled' ? 2n : 1n
       // a chain without EIP-1559 (go-ethereum's feehistory.go): base fees 0, rewards the whole gas prices
       const legacy = mode === 'no-basefee'
-      const baseFeePerGas = legacy ? [...window.map(() => '0x0'), '0x0'] : [...window.map((b) => hex(b.baseFee * factor)), hex(next * factor)]
+      const baseFeePerGas = legacy
+        ? [...window.map(() => '0x0'), '0x0']
+        : [...window.map((b) => hex(b.baseFee * factor)), hex(next * factor)]
       const paid = (b: FakeBlock) => (legacy ? b.tips.map((t) => b.baseFee + t) : b.tips)
       if (mode === 'absurd') baseFeePerGas[0] = `0x1${'0'.repeat(40)}`
       return {
