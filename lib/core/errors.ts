@@ -25,6 +25,18 @@ export class FeeMarketUnsupportedError extends Error {
   }
 }
 
+/**
+ * A chain without EIP-1559 whose window holds no transaction priced above 2 wei: there is nothing to
+ * derive a legacy gas price from (an empty block says nothing about the lowest price miners accept).
+ */
+export class NoPriceDataError extends Error {
+  override name = 'NoPriceDataError'
+  readonly retryAfterSeconds = 5
+  constructor(chainId: number, blocks: number) {
+    super(`Chain ${chainId}'s last ${blocks} blocks hold no priced transaction to derive gas prices from.`)
+  }
+}
+
 /** The node answered, but with something unusable (non-JSON, wrong shape, wrong chain, an RPC error). */
 export class UpstreamBadResponseError extends Error {
   override name = 'UpstreamBadResponseError'

@@ -1,15 +1,17 @@
 import { chainFeePolicy, withLiveParams, type ChainFeePolicy } from './chain-policy'
 import { baseFeeStats, baseFeeTrend, estimateLevels, priorityFeeRanges, priorityFeeTrend } from './estimator'
-import type { BaseFeeHistory, BaseFeePercentile, BusyThreshold, SuggestedGasFees } from './schemas'
+import { gasPricesFromLevels, legacyGasPrices, type LevelGasPrices } from './gas-prices'
+import type { BaseFeeHistory, BaseFeePercentile, BusyThreshold, GasPrices, SuggestedGasFees } from './schemas'
 import type { FeeData, FeeWindow, LevelEstimate } from './types'
 import { formatGwei } from './units'
 
-/** The four endpoints' bodies for one fee window, ready to serialise. */
+/** The EIP-1559 endpoints' bodies and the legacy gas prices for one fee window, ready to serialise. */
 export type FeeReport = {
   suggestedGasFees: SuggestedGasFees
   busyThreshold: BusyThreshold
   baseFeePercentile: BaseFeePercentile
   baseFeeHistory: BaseFeeHistory
+  gasPrices: GasPrices
 }
 
 /** Parses a window's decimal wei strings into bigint for the math. */
@@ -31,6 +33,21 @@ function level(l: LevelEstimate) {
     minWaitTimeEstimate: l.minWaitTimeMs,
     maxWaitTimeEstimate: l.maxWaitTimeMs,
   }
+}
+
+const prices = (p: LevelGasPrices): GasPrices => ({
+  SafeGasPrice: formatGwei(p.low),
+  ProposeGasPrice: formatGwei(p.medium),
+  FastGasPrice: formatGwei(p.high),
+})
+
+/**
+ * GET gasPrices of a window of a chain without EIP-1559 (window.legacy): the legacy price rule of
+ * lib/core/gas-prices.ts. (On an EIP-1559 window, buildFeeReport's gasPrices.)
+ * @throws NoPriceDataError when the window holds no priced transaction
+ */
+export function buildLegacyGasPrices(window: FeeWindow, policy: ChainFeePolicy = chainFeePolicy(window.chainId)): GasPrices {
+  return prices(legacyGasPrices(toFeeData(window), window.chainId, policy))
 }
 
 const pair = ([a, b]: [bigint, bigint]): [string, string] => [formatGwei(a), formatGwei(b)]
@@ -57,5 +74,6 @@ export function buildFeeReport(window: FeeWindow, policy: ChainFeePolicy = chain
     busyThreshold: { busyThreshold: formatGwei(stats.p90) },
     baseFeePercentile: { baseFeePercentile: formatGwei(stats.p50) },
     baseFeeHistory: data.baseFees.map(formatGwei),
+    gasPrices: prices(gasPricesFromLevels(data.nextBaseFee, levels)),
   }
 }

@@ -40,6 +40,16 @@ export const BusyThresholdSchema = z.object({ busyThreshold: GweiSchema })
 export const BaseFeePercentileSchema = z.object({ baseFeePercentile: GweiSchema })
 export const BaseFeeHistorySchema = z.array(GweiSchema).meta({ description: 'The base fees of the last 500 blocks, oldest first.' })
 
+/**
+ * GET /networks/{chainId}/gasPrices: one legacy (type-0) gas price per level, decimal gwei, the
+ * Etherscan-style field names MetaMask's GasFeeController reads from its legacyAPIEndpoint.
+ */
+export const GasPricesSchema = z.object({
+  SafeGasPrice: GweiSchema,
+  ProposeGasPrice: GweiSchema,
+  FastGasPrice: GweiSchema,
+})
+
 /** GET /v1/supportedNetworks: the chains served; OP-stack chains (whose L1 data fee a client adds itself) under partialSupport.optimism. */
 export const SupportedNetworksSchema = z.object({
   fullSupport: z.array(z.number().int().positive()),
@@ -85,6 +95,7 @@ export type SuggestedGasFees = z.infer<typeof SuggestedGasFeesSchema>
 export type BusyThreshold = z.infer<typeof BusyThresholdSchema>
 export type BaseFeePercentile = z.infer<typeof BaseFeePercentileSchema>
 export type BaseFeeHistory = z.infer<typeof BaseFeeHistorySchema>
+export type GasPrices = z.infer<typeof GasPricesSchema>
 export type ErrorBody = z.infer<typeof ErrorBodySchema>
 export type SupportedNetworks = z.infer<typeof SupportedNetworksSchema>
 export type SupportedChainNames = z.infer<typeof SupportedChainNamesSchema>

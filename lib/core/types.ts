@@ -29,6 +29,13 @@ export type FeeWindow = {
   reward: string[][]
   /** The head block's extraData (hex), where OP-stack chains carry their EIP-1559 parameters. */
   headExtraData?: string
+  /**
+   * The chain's blocks carry no baseFeePerGas (no EIP-1559 fee market: pre-London or a chain that never
+   * adopted it). eth_feeHistory then answers base fees of 0 and rewards that are the transactions'
+   * whole gas prices (go-ethereum's feehistory.go processBlock; anvil --hardfork berlin likewise):
+   * only GET gasPrices answers from such a window.
+   */
+  legacy?: true
   /** When the window was read from the node, ms since the epoch. */
   fetchedAt: number
 }

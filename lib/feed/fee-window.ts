@@ -20,7 +20,7 @@ import { readThroughSharedStore, type SharedWindowStore } from './shared-read'
 /** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
 export const HISTORY_BLOCKS = 500
 /** Bump when FeeWindow's shape changes, so old Data Cache entries are not read. */
-const CACHE_VERSION = 'fee-window-v3'
+const CACHE_VERSION = 'fee-window-v4'
 /** Cache freshness bounds: about one block interval, but not below 1 s (unstable_cache's unit) or above 60 s. */
 const MIN_TTL_MS = MIN_CACHE_PERIOD_MS
 const MAX_TTL_MS = MAX_CACHE_PERIOD_MS

@@ -9,9 +9,9 @@ import { feePolicyOf, getChain, getChains } from '../chains/registry'
 import type { SupportedChainNames, SupportedNetworks } from '../core/schemas'
 import { getServerEnv } from '../env'
 import { assessReadiness, type Readiness } from '../core/readiness'
-import { UnsupportedChainError } from '../core/errors'
+import { FeeMarketUnsupportedError, UnsupportedChainError } from '../core/errors'
 import type { ChainFeePolicy } from '../core/chain-policy'
-import { buildFeeReport, type FeeReport } from '../core/report'
+import { buildFeeReport, buildLegacyGasPrices, type FeeReport } from '../core/report'
 import type { FeeWindow } from '../core/types'
 import { processSingleton } from '../core/process-singleton'
 
@@ -73,10 +73,32 @@ export async function getFeeReport(
   const chain = getChain(chainId)
   if (!chain) throw new UnsupportedChainError(chainId)
   const { window, stale, freshUntil } = await getFeeWindow(chain, opts)
+  if (window.legacy) throw new FeeMarketUnsupportedError(chainId)
   return {
     bodies: bodiesFor(window, feePolicyOf(chain)),
     meta: metaOf(window, stale, freshUntil),
   }
+}
+
+const legacyBodies = processSingleton('legacy-gas-prices-bodies', () => new WeakMap<FeeWindow, string>())
+
+/**
+ * GET gasPrices of a supported chain, EIP-1559 or not, from the same window (one read per block for
+ * every endpoint): on an EIP-1559 chain the next base fee plus each level's tip (the report's
+ * gasPrices); on a chain without EIP-1559 the legacy price rule (lib/core/gas-prices.ts).
+ * @throws UnsupportedChainError, NoPriceDataError, UpstreamUnavailableError, UpstreamBadResponseError
+ */
+export async function getGasPrices(chainId: number): Promise<{ body: string; meta: ReportMeta }> {
+  const chain = getChain(chainId)
+  if (!chain) throw new UnsupportedChainError(chainId)
+  const { window, stale, freshUntil } = await getFeeWindow(chain)
+  let body: string | undefined
+  if (!window.legacy) body = bodiesFor(window, feePolicyOf(chain)).gasPrices
+  else if ((body = legacyBodies.get(window)) === undefined) {
+    body = JSON.stringify(buildLegacyGasPrices(window, feePolicyOf(chain)))
+    legacyBodies.set(window, body)
+  }
+  return { body, meta: metaOf(window, stale, freshUntil) }
 }
 
 const accuracies = processSingleton('accuracy-reports', () => new WeakMap<FeeWindow, { report: AccuracyReport; body: string }>())
@@ -109,6 +131,7 @@ export async function getAccuracyReport(chainId: number): Promise<{ body: string
   const chain = getChain(chainId)
   if (!chain) throw new UnsupportedChainError(chainId)
   const { window, stale, freshUntil } = await getFeeWindow(chain)
+  if (window.legacy) throw new FeeMarketUnsupportedError(chainId)
   const { report, body } = accuracyFor(window, feePolicyOf(chain))
   return {
     body,
@@ -122,10 +145,11 @@ export async function getAccuracyReport(chainId: number): Promise<{ body: string
  * report computed, recomputed on the held window only when that report is older than a minute.
  */
 export function heldAccuracy(now = Date.now()): AccuracyReport[] {
-  return heldWindows().map(({ chain, window }) => {
+  return heldWindows().flatMap(({ chain, window }) => {
+    if (window.legacy) return []
     const last = lastAccuracy.get(chain.id)
-    if (last && now - last.at < METRICS_ACCURACY_PERIOD_MS) return last.report
-    return accuracyFor(window, feePolicyOf(chain)).report
+    if (last && now - last.at < METRICS_ACCURACY_PERIOD_MS) return [last.report]
+    return [accuracyFor(window, feePolicyOf(chain)).report]
   })
 }
 

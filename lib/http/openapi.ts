@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import {
   AccuracyReportSchema,
+  GasPricesSchema,
   BaseFeeHistorySchema,
   BaseFeePercentileSchema,
   BusyThresholdSchema,
@@ -42,6 +43,7 @@ const SCHEMAS = {
   FeesEvent: FeesEventSchema,
   LevelAccuracy: LevelAccuracySchema,
   AccuracyReport: AccuracyReportSchema,
+  GasPrices: GasPricesSchema,
   SupportedNetworks: SupportedNetworksSchema,
   SupportedChainNames: SupportedChainNamesSchema,
   ErrorBody: ErrorBodySchema,
@@ -264,6 +266,12 @@ function document(): Json {
         'The base fees of the last 500 blocks, oldest first',
         'Exactly 500 entries once the chain has 500 blocks.',
         'BaseFeeHistory',
+      ),
+      '/networks/{chainId}/gasPrices': chainEndpoint(
+        'getGasPrices',
+        'Legacy gas prices (SafeGasPrice, ProposeGasPrice, FastGasPrice)',
+        "One gasPrice per level for a type-0 transaction, as MetaMask's GasFeeController reads from its legacyAPIEndpoint. Answers on every chain, including chains without EIP-1559 (where the other fee endpoints answer 400); 503 while the chain's recent blocks hold no priced transaction.",
+        'GasPrices',
       ),
       '/networks/{chainId}/accuracy': chainEndpoint(
         'getAccuracy',

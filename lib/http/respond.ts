@@ -1,6 +1,14 @@
 import 'server-only'
 import { ConfigError } from '../env'
-import { getAccuracyReport, getFeeReport, supportedChainNames, supportedNetworks, type Endpoint, type ReportMeta } from '../fees'
+import {
+  getAccuracyReport,
+  getFeeReport,
+  getGasPrices,
+  supportedChainNames,
+  supportedNetworks,
+  type Endpoint,
+  type ReportMeta,
+} from '../fees'
 import { IDENTITY_HEADER, verifyIdentity } from '../auth/identity'
 import { getApiKeysSetting, getServerEnv } from '../env'
 import { count, observeSeconds } from '../metrics/registry'
@@ -12,6 +20,7 @@ import {
   FeeMarketUnsupportedError,
   InvalidChainIdError,
   MethodNotAllowedError,
+  NoPriceDataError,
   NotFoundError,
   RateLimitedError,
   TooManyStreamsError,
@@ -48,6 +57,11 @@ export function toErrorResponse(err: unknown): Response {
   if (err instanceof UpstreamUnavailableError) {
     logError(err)
     return errorJson(503, `${err.message} No fee data is available right now; retry shortly.`, {
+      'retry-after': String(err.retryAfterSeconds),
+    })
+  }
+  if (err instanceof NoPriceDataError) {
+    return errorJson(503, `${err.message} No gas price is available right now; retry shortly.`, {
       'retry-after': String(err.retryAfterSeconds),
     })
   }
@@ -193,8 +207,11 @@ function readOnlyRoute<G>(GET: G) {
   }
 }
 
-/** Every method of a fee endpoint's route. */
-export const feeRoute = (endpoint: Endpoint) => readOnlyRoute(jsonEndpoint(endpoint, reportPart(endpoint)))
+/** Every method of an EIP-1559 fee endpoint's route. */
+export const feeRoute = (endpoint: Exclude<Endpoint, 'gasPrices'>) => readOnlyRoute(jsonEndpoint(endpoint, reportPart(endpoint)))
+
+/** Every method of GET /networks/{chainId}/gasPrices: legacy gas prices, on every chain (EIP-1559 or not). */
+export const gasPricesRoute = () => readOnlyRoute(jsonEndpoint('gasPrices', getGasPrices))
 
 /** Every method of GET /networks/{chainId}/accuracy: the service's measured accuracy over the window it serves. */
 export const accuracyRoute = () => readOnlyRoute(jsonEndpoint('accuracy', getAccuracyReport))

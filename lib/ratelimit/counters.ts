@@ -8,7 +8,7 @@ import {
 import { slidingDecision, type RateLimitDecision, type RateLimitPolicy } from './sliding-window'
 
 /** Key prefix in Redis; PREFIX of lib/store/store.ts, so a new shape never meets an old one. */
-const PREFIX = 'gas-api:v2:rate'
+const PREFIX = 'gas-api:v3:rate'
 /** Never refused by the library: the sliding rule (slidingDecision) decides, the library counts. */
 const UNCAPPED = Number.MAX_SAFE_INTEGER
 /**

@@ -4,7 +4,7 @@ import type { FeeWindow } from '../core/types'
 import { UNAVAILABLE, withSharedStore, type Unavailable } from './client'
 
 /** Bump with the FeeWindow shape, so instances of different versions never read each other's windows. */
-const PREFIX = 'gas-api:v2:'
+const PREFIX = 'gas-api:v3:'
 
 /** Deletes the lock only if it still holds our token (a lock that expired and was retaken is not ours). */
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"

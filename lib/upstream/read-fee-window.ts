@@ -51,7 +51,8 @@ type UrlHealth = { unhealthyUntil: number; verifiedChainId?: number }
 const health = processSingleton('rpc-health', () => new Map<string, UrlHealth>())
 
 /**
- * Reads a chain's fee window: one JSON-RPC batch per URL (eth_getBlockByNumber latest +
+ * Reads a chain's fee window (on a chain whose blocks carry no baseFeePerGas, a `legacy` window of the
+ * same calls): one JSON-RPC batch per URL (eth_getBlockByNumber latest +
  * eth_feeHistory, plus eth_chainId the first time an URL is used and the interval anchor block when
  * it is due; a cold read adds the 'finalized' block as its anchor), validated with zod. Only a cold
  * read of a node that lacks the 'finalized' tag needs a second round, for the window's first block.
@@ -65,6 +66,7 @@ export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<Fe
   let lastError: Error = new UpstreamUnavailableError('No RPC endpoint is configured for this chain.')
   let unsupported: FeeMarketUnsupportedError | undefined
   let otherFailure = false
+  let legacy: FeeWindow | undefined
   for (const [i, url] of ordered.entries()) {
     const remaining = deadline - Date.now()
     if (remaining <= 0) break
@@ -75,6 +77,12 @@ export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<Fe
       const window = await withDeadline(readFromUrl(url, params.timeoutMs, params), budget)
       const h = health.get(url)
       if (h) h.unhealthyUntil = 0
+      // a first read that finds no fee market asks the other nodes too: one node without London
+      // beside EIP-1559 ones is misconfigured, not the chain (a chain known legacy answers at once)
+      if (window.legacy && params.previous === undefined && i < ordered.length - 1) {
+        legacy ??= window
+        continue
+      }
       return window
     } catch (err) {
       // one node without baseFeePerGas may be misconfigured: try the others before concluding
@@ -88,8 +96,10 @@ export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<Fe
       health.set(url, h)
     }
   }
-  // a chain is declared without a fee market only when every URL that answered said so: one odd
-  // node beside a slow one must not lock a cold chain out for the unsupported back-off
+  // no node showed a fee market: the chain has none (a failing node says nothing either way)
+  if (legacy) return legacy
+  // a chain that had a fee market is declared without one only when every URL that answered said
+  // so: one odd node beside a slow one must not lock the chain out for the unsupported back-off
   throw unsupported && !otherFailure ? unsupported : lastError
 }
 
@@ -140,7 +150,11 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
     throw new UpstreamBadResponseError(`The RPC endpoint configured for chain ${p.chainId} serves chain ${known}.`)
   }
 
-  if (head.baseFeePerGas === undefined || head.baseFeePerGas === null) throw new FeeMarketUnsupportedError(p.chainId)
+  // no baseFeePerGas: a chain without EIP-1559, read the same way (eth_feeHistory answers base fees of
+  // 0 and whole gas prices as rewards), unless the chain had a fee market at the last read: then this
+  // node is the odd one out
+  const legacy = head.baseFeePerGas === undefined || head.baseFeePerGas === null
+  if (legacy && p.previous && !p.previous.legacy) throw new FeeMarketUnsupportedError(p.chainId)
   let fh = checkRewards(parse(RpcFeeHistorySchema, history, 'eth_feeHistory'), p)
   if (fh.gasUsedRatio.length === 0) throw new UpstreamBadResponseError('The upstream node returned an empty fee history.')
   const headNumber = fh.oldestBlock + fh.gasUsedRatio.length - 1
@@ -153,7 +167,10 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
   if (p.previous && headNumber < p.previous.headNumber - REORG_TOLERANCE_BLOCKS) {
     throw new UpstreamBadResponseError(`The upstream node's head went back from ${p.previous.headNumber} to ${headNumber}.`)
   }
-  if (p.baseFeeBounds) checkBaseFeeBounds(fh, p.baseFeeBounds)
+  if (legacy && fh.baseFeePerGas.some((h) => BigInt(h) !== 0n)) {
+    throw new UpstreamBadResponseError("The upstream node's eth_feeHistory reports base fees for blocks that carry none.")
+  }
+  if (p.baseFeeBounds && !legacy) checkBaseFeeBounds(fh, p.baseFeeBounds)
   if (p.previous) checkOverlap(fh, p.previous)
 
   const distance = (h: { number: number }) => headNumber - h.number
@@ -192,6 +209,7 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
     rewardPercentiles: [...p.rewardPercentiles],
     reward: (fh.reward ?? []).map((row) => row.map(hexToDec)),
     ...(headHeader.extraData ? { headExtraData: headHeader.extraData } : {}),
+    ...(legacy ? { legacy: true as const } : {}),
     fetchedAt: Date.now(),
   }
 }

@@ -35,7 +35,7 @@ describe('bad chain ids and paths', () => {
     ['an escape that is not UTF-8', '/networks/%FF%FE/suggestedGasFees', 400],
     ['an unsupported chain', '/networks/6001/busyThreshold', 400],
     ['extra path segments', '/networks/31337/suggestedGasFees/extra', 404],
-    ['an unknown endpoint', '/networks/31337/gasPrices', 404],
+    ['an unknown endpoint', '/networks/31337/gasOracle', 404],
     ['empty chain id (Next collapses the double slash with a 308)', '/networks//suggestedGasFees', 308],
     ['dot-dot', '/networks/../suggestedGasFees', 404],
   ])('error: %s', async (_, path, status) => {

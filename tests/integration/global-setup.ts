@@ -17,6 +17,8 @@ export type IntegrationContext = {
   api: string
   /** node RPC URL of the live devnet, for independent reads */
   nodeUrl: string
+  /** node RPC URL of the berlin (pre-EIP-1559) anvil of chain 31339: mining only on evm_mine */
+  legacyNodeUrl: string
   /** counting proxies' URLs (GET /__counts, POST /__reset) */
   mainProxy: string
   coldProxy: string
@@ -133,6 +135,7 @@ export default async function setup(project: TestProject) {
     project.provide('integration', {
       api: service.url,
       nodeUrl: live.url,
+      legacyNodeUrl: legacy.url,
       mainProxy: mainProxy.url,
       coldProxy: coldProxy.url,
       credentials,

@@ -10,7 +10,7 @@ export type FakeMode =
   | 'hang' // accepts the request, never answers
   | 'http500'
   | 'wrong-chain'
-  | 'no-basefee' // a pre-London chain
+  | 'no-basefee' // a pre-London chain: headers without baseFeePerGas, eth_feeHistory with base fees 0 and gas prices as rewards
   | 'bad-feehistory' // wrong lengths
   | 'absurd' // a base fee wider than 128 bits
   | 'no-finalized' // rejects the 'finalized' block tag, like nodes without it
@@ -21,6 +21,7 @@ export type FakeMode =
   | 'short-history' // eth_feeHistory serves only the newest 100 blocks, for 'latest' or any older newest block
   | 'doubled' // every base fee doubled: a consistent chain, but not the one it served before
   | 'slow' // answers correctly, after 1 s
+  | 'headers-without-basefee' // headers without baseFeePerGas, but eth_feeHistory with base fees: a broken node
 
 export type FakeRpc = {
   url: string
@@ -104,7 +105,7 @@ export async function startFakeRpc(
       return {
         number: hex(b.number),
         timestamp: hex(b.timestamp),
-        ...(mode === 'no-basefee' ? {} : { baseFeePerGas: hex(b.baseFee) }),
+        ...(mode === 'no-basefee' || mode === 'headers-without-basefee' ? {} : { baseFeePerGas: hex(b.baseFee) }),
         ...(opts.extraData ? { extraData: opts.extraData } : {}),
         // like a node without full blocks: transactions only as hashes
         ...(params[1] === true
@@ -142,7 +143,12 @@ export async function startFakeRpc(
           gasUsedRatio: window.map((b) => String(b.gasUsedRatio)),
         }
       const factor = mode === 'doubled' ? 2n : 1n
-      const baseFeePerGas = [...window.map((b) => hex(b.baseFee * factor)), hex(next * factor)]
+      // a chain without EIP-1559 (go-ethereum's feehistory.go): base fees 0, rewards the whole gas prices
+      const legacy = mode === 'no-basefee'
+      const baseFeePerGas = legacy
+        ? [...window.map(() => '0x0'), '0x0']
+        : [...window.map((b) => hex(b.baseFee * factor)), hex(next * factor)]
+      const paid = (b: FakeBlock) => (legacy ? b.tips.map((t) => b.baseFee + t) : b.tips)
       if (mode === 'absurd') baseFeePerGas[0] = `0x1${'0'.repeat(40)}`
       return {
         oldestBlock: hex(oldest.number),
@@ -150,7 +156,7 @@ export async function startFakeRpc(
         gasUsedRatio: window.map((b) => b.gasUsedRatio),
         reward: window.map((b) =>
           b.tips.length || !opts.emptyRewards || opts.emptyRewards === 'zeros'
-            ? pcts.map((p) => hex(b.tips.length ? percentileNearestRank(b.tips, p) : 0n))
+            ? pcts.map((p) => hex(b.tips.length ? percentileNearestRank(paid(b), p) : 0n))
             : opts.emptyRewards === '[]'
               ? []
               : null,

@@ -41,7 +41,7 @@ describe('next-cache-handler.mjs', () => {
     const h = new Handler({ serverDistDir: '/nonexistent', dev: false })
     const inner = { get: vi.fn(async () => null), set: vi.fn(async () => {}), revalidateTag: vi.fn(async () => {}) }
     h.handler = () => Promise.resolve(inner)
-    const ctx = { tags: ['fee-window-v3', INSTANCE_LOCAL_TAG], revalidate: 1 }
+    const ctx = { tags: ['fee-window-v4', INSTANCE_LOCAL_TAG], revalidate: 1 }
     await h.set('window', entry, ctx)
     const got = await h.get('window', { kind: 'FETCH', tags: ctx.tags, softTags: [] })
     expect(got?.value).toEqual(entry)
@@ -50,7 +50,7 @@ describe('next-cache-handler.mjs', () => {
     // an untagged entry still goes to the shared handler
     await h.set('page', entry, { tags: ['t'], revalidate: 60 })
     expect(inner.set).toHaveBeenCalledTimes(1)
-    await h.revalidateTag('fee-window-v3')
+    await h.revalidateTag('fee-window-v4')
     expect(await h.get('window', { kind: 'FETCH', tags: ctx.tags, softTags: [] })).toBeNull()
   })
 })

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { REWARD_PERCENTILES } from '@/lib/core/estimator'
+import { percentileNearestRank } from '@/lib/core/statistics'
 import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '@/lib/core/errors'
 import { MIN_ANCHOR_DISTANCE, readFeeWindow } from '@/lib/upstream/read-fee-window'
 import { RpcFeeHistorySchema } from '@/lib/upstream/schemas'
@@ -104,7 +105,6 @@ describe('readFeeWindow', () => {
     ['absurd', UpstreamBadResponseError, /malformed/],
     ['http500', UpstreamBadResponseError, /HTTP 500/],
     ['wrong-types', UpstreamBadResponseError, /malformed/],
-    ['no-basefee', FeeMarketUnsupportedError, /EIP-1559/],
   ] as const)('error: %s', async (mode, cls, message) => {
     const s = await fake(mode)
     const err = await read([s.url]).catch((e) => e)
@@ -166,12 +166,49 @@ describe('readFeeWindow', () => {
     expect(w.headNumber).toBe(15_627_931)
   })
 
-  test('behavior: one node without baseFeePerGas beside one that fails does not declare the chain without a fee market', async () => {
+  test('behavior: a chain without baseFeePerGas is read as a legacy window: base fees 0, rewards the gas prices', async () => {
+    const s = await fake('no-basefee')
+    const w = await read([s.url])
+    expect(w.legacy).toBe(true)
+    expect(w.headNumber).toBe(15_627_931)
+    expect(new Set([...w.baseFeePerGas, w.nextBaseFeePerGas])).toEqual(new Set(['0']))
+    // the head block's gas prices: its base fee plus each tip, at the node's percentiles
+    const head = chain.blocks.at(-1)!
+    const prices = head.tips.map((t) => head.baseFee + t)
+    expect(w.reward.at(-1)).toEqual(REWARD_PERCENTILES.map((p) => String(percentileNearestRank(prices, p))))
+  })
+
+  test('behavior: the first read of a chain asks every node before calling it legacy; a failing one does not stop it', async () => {
     const odd = await fake('no-basefee')
     const down = await fake('http500')
-    const err = await read([odd.url, down.url]).catch((e) => e)
-    expect(err).not.toBeInstanceOf(FeeMarketUnsupportedError)
+    const w = await read([odd.url, down.url])
+    expect(w.legacy).toBe(true)
+    expect(down.requests()).toBe(1)
+  })
+
+  test('behavior: a chain known legacy is answered by the first node, without asking the others', async () => {
+    const a = await fake('no-basefee')
+    const b = await fake('no-basefee')
+    const first = await read([a.url, b.url])
+    const asked = b.requests()
+    const next = await read([a.url, b.url], { previous: first })
+    expect(next.legacy).toBe(true)
+    expect(b.requests()).toBe(asked)
+  })
+
+  test('error: a node without baseFeePerGas on a chain that had a fee market at the last read is the odd one (FeeMarketUnsupportedError)', async () => {
+    const s = await fake()
+    const before = await read([s.url])
+    s.mode = 'no-basefee'
+    const err = await read([s.url], { previous: before }).catch((e) => e)
+    expect(err).toBeInstanceOf(FeeMarketUnsupportedError)
+  })
+
+  test('error: a node whose blocks carry no baseFeePerGas but whose eth_feeHistory reports base fees is refused (502)', async () => {
+    const s = await fake('headers-without-basefee')
+    const err = await read([s.url]).catch((e) => e)
     expect(err).toBeInstanceOf(UpstreamBadResponseError)
+    expect(err.message).toMatch(/base fees for blocks that carry none/)
   })
 
   test('behavior: a fee history with no reward at all (null) is a window without tip data, not a malformed answer', () => {

@@ -6,7 +6,9 @@ export const dynamic = 'force-dynamic'
 
 function notFound(): Response {
   return toErrorResponse(
-    new NotFoundError('No such endpoint. Use suggestedGasFees, busyThreshold, baseFeePercentile, baseFeeHistory, accuracy or stream.'),
+    new NotFoundError(
+      'No such endpoint. Use suggestedGasFees, busyThreshold, baseFeePercentile, baseFeeHistory, gasPrices, accuracy or stream.',
+    ),
   )
 }
 
