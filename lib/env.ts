@@ -37,6 +37,15 @@ const RatePolicySchema = z
 /** pino's levels, least severe last written: `LOG_LEVEL=warn` drops the request lines (info). */
 const LogLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
 
+/** How log lines are written: one JSON object per line (default), or pino-pretty's human-readable lines. */
+const LogFormatSchema = z.enum(['json', 'pretty']).default('json')
+
+/** LOG_FORMAT alone, for the logger (as LOG_LEVEL: an invalid value gives json, and getServerEnv refuses it at start). */
+export function getLogFormat(source: EnvSource = process.env): z.infer<typeof LogFormatSchema> {
+  const result = LogFormatSchema.safeParse(source.LOG_FORMAT || undefined)
+  return result.success ? result.data : 'json'
+}
+
 /**
  * LOG_LEVEL alone, for the logger, which must work while the rest of the configuration is refused
  * (it logs that refusal): an invalid value here gives `info` (getServerEnv refuses it at start).
@@ -232,6 +241,8 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
   REQUEST_LOG: booleanFlag.transform((v) => v ?? true),
   /** The least severe log line written (pino levels; default info, silent writes none). */
   LOG_LEVEL: LogLevelSchema,
+  /** json (default) or pretty. */
+  LOG_FORMAT: LogFormatSchema,
   /**
    * Shared store for several instances (redis:// or rediss://): Next's cache handler, the
    * cross-instance single-flight lock and the rate-limit counters. Unset: one instance, in memory.
@@ -284,6 +295,7 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     REDIS_TIMEOUT_MS: source.REDIS_TIMEOUT_MS || undefined,
     REQUEST_LOG: source.REQUEST_LOG,
     LOG_LEVEL: source.LOG_LEVEL || undefined,
+    LOG_FORMAT: source.LOG_FORMAT || undefined,
     STREAM_MAX_PER_KEY: source.STREAM_MAX_PER_KEY || undefined,
     STREAM_MAX_SECONDS: source.STREAM_MAX_SECONDS || undefined,
     STREAM_HEARTBEAT_SECONDS: source.STREAM_HEARTBEAT_SECONDS || undefined,

@@ -1,28 +1,18 @@
 // npm run bench:stream [-- --subscribers 1000,5000,10000 --blocks 5 --block-seconds 2 --poll 1000,5000 --poll-seconds 10 --no-build]
-import { parseArgs } from 'node:util'
 import { runStreamBench } from './bench/stream'
 import { ensureFreshBuild } from './devnet/fresh-build'
+import { parseCommandLine, usageExit } from './cli-args'
 
 const USAGE =
   'usage: npm run bench:stream -- [--subscribers 1000,5000,10000] [--blocks 5] [--block-seconds 2] [--poll 1000,5000] [--poll-seconds 10] [--no-build]'
-let values: Record<string, string | boolean | undefined>
-try {
-  ;({ values } = parseArgs({
-    options: {
-      subscribers: { type: 'string', default: '1000,5000,10000' },
-      blocks: { type: 'string', default: '5' },
-      'block-seconds': { type: 'string', default: '2' },
-      poll: { type: 'string', default: '1000,5000' },
-      'poll-seconds': { type: 'string', default: '10' },
-      'no-build': { type: 'boolean', default: false },
-    },
-    strict: true,
-    allowPositionals: false,
-  }))
-} catch (err) {
-  console.error(`${(err as Error).message}\n${USAGE}`)
-  process.exit(2)
-}
+const { values } = parseCommandLine(USAGE, {
+  subscribers: { type: 'string', default: '1000,5000,10000' },
+  blocks: { type: 'string', default: '5' },
+  'block-seconds': { type: 'string', default: '2' },
+  poll: { type: 'string', default: '1000,5000' },
+  'poll-seconds': { type: 'string', default: '10' },
+  'no-build': { type: 'boolean', default: false },
+})
 const list = (v: unknown) => String(v).split(',').map(Number)
 const subscribers = list(values.subscribers)
 const pollClients = list(values.poll)
@@ -30,8 +20,7 @@ const blocks = Number(values.blocks)
 const blockSeconds = Number(values['block-seconds'])
 const pollSeconds = Number(values['poll-seconds'])
 if ([...subscribers, ...pollClients, blocks, blockSeconds, pollSeconds].some((n) => !Number.isInteger(n) || n <= 0)) {
-  console.error(`every value must be a positive whole number\n${USAGE}`)
-  process.exit(2)
+  usageExit(USAGE, 'every value must be a positive whole number')
 }
 if (!values['no-build']) await ensureFreshBuild()
 

@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino'
-import { getLogLevel } from '../env'
+import pretty from 'pino-pretty'
+import { getLogFormat, getLogLevel } from '../env'
 import { processSingleton } from '../core/process-singleton'
 
 /**
@@ -47,7 +48,16 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 
 const state = processSingleton('logger', () => ({ logger: undefined as Logger | undefined }))
 
-/** The process's logger (LOG_LEVEL, default info); created on first use, never at import time. */
+/**
+ * pino-pretty's lines instead of JSON (LOG_FORMAT=pretty), written synchronously in this process (no
+ * worker-thread transport, which Next's server bundles do not load reliably). Redaction happens
+ * before formatting, so a pretty line is censored like a JSON one.
+ */
+export function prettyDestination(destination: number | NodeJS.WritableStream = 1): pino.DestinationStream {
+  return pretty({ colorize: false, sync: true, translateTime: 'SYS:isoDateTime', destination })
+}
+
+/** The process's logger (LOG_LEVEL, default info; LOG_FORMAT, default json); created on first use, never at import time. */
 export function logger(): Logger {
-  return (state.logger ??= createLogger(getLogLevel()))
+  return (state.logger ??= createLogger(getLogLevel(), getLogFormat() === 'pretty' ? prettyDestination() : undefined))
 }

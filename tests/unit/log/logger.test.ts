@@ -1,6 +1,7 @@
+import { Writable } from 'node:stream'
 import { expect, test } from 'vitest'
-import { createLogger } from '@/lib/log/logger'
-import { getLogLevel, getServerEnv } from '@/lib/env'
+import { createLogger, prettyDestination } from '@/lib/log/logger'
+import { getLogFormat, getLogLevel, getServerEnv } from '@/lib/env'
 
 /** A logger writing into an array, one parsed line per entry. */
 function capture(level = 'info') {
@@ -63,4 +64,25 @@ test('args: LOG_LEVEL picks the least severe level written', () => {
   // the logger still works with a bad value; the start refuses it
   expect(getLogLevel({ LOG_LEVEL: 'loud' })).toBe('info')
   expect(() => getServerEnv({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/)
+})
+
+test('behavior: LOG_FORMAT=pretty writes human-readable lines, censored like the JSON ones', () => {
+  const lines: string[] = []
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
+  const log = createLogger('info', prettyDestination(sink))
+  log.info({ route: 'busyThreshold', status: 200, secret: 'the-api-secret-1234', url: 'https://x.example/KEY9' }, 'request')
+  const text = lines.join('')
+  expect(text).toMatch(/INFO.*request/)
+  expect(text).toContain('route: "busyThreshold"')
+  expect(text).not.toMatch(/^\{/)
+  expect(text).not.toContain('the-api-secret-1234')
+  expect(text).not.toContain('KEY9')
+  expect(getLogFormat({ LOG_FORMAT: 'pretty' })).toBe('pretty')
+  expect(getLogFormat({})).toBe('json')
+  expect(() => getServerEnv({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/)
 })
