@@ -33,12 +33,12 @@ console.log(
   `(one next start; anvil devnet with a block every ${blockSeconds} s; subscribers are raw sockets in the bench process on the same machine; delivery delay = each subscriber's arrival − the first subscriber's arrival of the same block)\n`,
 )
 console.log(
-  '| subscribers | connect (s) | got every block | blocks | delivery p50 ms | p99 ms | max ms | RSS before / connected / end (MiB) | KiB per subscriber | service CPU % | eth_feeHistory reads |',
+  '| subscribers | connect (s) | got every event | events / blocks spanned | delivery p50 ms | p99 ms | max ms | RSS before / connected / end (MiB) | KiB per subscriber | service CPU % | eth_feeHistory reads (s) |',
 )
 console.log('|---|---|---|---|---|---|---|---|---|---|---|')
 for (const r of report.streams) {
   console.log(
-    `| ${r.subscribers} | ${f(r.connectSeconds, 1)} | ${r.complete} | ${r.blocks} | ${f(r.delayP50Ms)} | ${f(r.delayP99Ms)} | ${f(r.delayMaxMs)} | ${f(r.rssBaseMiB)} / ${f(r.rssConnectedMiB)} / ${f(r.rssEndMiB)} | ${f(r.kibPerSubscriber, 1)} | ${f(r.cpuPercent)} | ${r.reads} |`,
+    `| ${r.subscribers} | ${f(r.connectSeconds, 1)} | ${r.complete} | ${r.blocks} / ${r.newBlocks} | ${f(r.delayP50Ms)} | ${f(r.delayP99Ms)} | ${f(r.delayMaxMs)} | ${f(r.rssBaseMiB)} / ${f(r.rssConnectedMiB)} / ${f(r.rssEndMiB)} | ${f(r.kibPerSubscriber, 1)} | ${f(r.cpuPercent)} | ${r.reads} (${f(r.seconds, 1)} s) |`,
   )
 }
 console.log('\nThe same update rate by polling: each client GETs suggestedGasFees once per block (autocannon -R clients/interval):\n')
