@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from 'next/server'
 import { authenticate, isRemembered } from '@/lib/auth/authenticate'
 import { verifyBearer } from '@/lib/auth/bearer'
 import { clientAddress } from '@/lib/auth/client-address'
-import { authBlockedFor, recordAuthFailure } from '@/lib/auth/failure-throttle'
+import { addressBlocked, instanceBlocked, recordAuthFailure } from '@/lib/auth/failure-throttle'
 import { IDENTITY_HEADER, signIdentity } from '@/lib/auth/identity'
 import { getEdgeEnv, type EdgeEnv } from '@/lib/env'
 import { errorJson } from '@/lib/http/error-body'
@@ -71,16 +71,21 @@ export async function middleware(request: NextRequest) {
 
   if (path === '/metrics') {
     if (env.METRICS_TOKEN === undefined) return refuse(404, 'Not found: /metrics is off (no METRICS_TOKEN is configured).')
-    const blocked = authBlockedFor(address, env.AUTH_FAILURE_LIMIT)
+    const blocked = addressBlocked(address, env.AUTH_FAILURE_LIMIT)
     if (blocked !== null) return throttled(blocked)
     const verdict = await verifyBearer(header, env.METRICS_TOKEN)
     if (verdict === 'ok') return pass(request)
-    if (verdict === 'invalid') recordAuthFailure(address)
+    if (verdict === 'invalid') {
+      const ceiling = instanceBlocked(env.AUTH_FAILURE_LIMIT)
+      recordAuthFailure(address)
+      if (ceiling !== null) return throttled(ceiling)
+    }
     return refuse(401, 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.', BEARER_CHALLENGE)
   }
 
-  // a caller whose exact credentials verified before passes even from a throttled address
-  const blocked = isRemembered(header, env.API_KEYS) ? null : authBlockedFor(address, env.AUTH_FAILURE_LIMIT)
+  // an address past its limit is not even checked (its guesses stop here), unless its exact
+  // credentials verified before
+  const blocked = isRemembered(header, env.API_KEYS) ? null : addressBlocked(address, env.AUTH_FAILURE_LIMIT)
   if (blocked !== null) return throttled(blocked)
   const result = await authenticate(header, env.API_KEYS)
   if (result.ok) {
@@ -91,7 +96,12 @@ export async function middleware(request: NextRequest) {
     console.error(JSON.stringify({ level: 'error', error: 'ApiKeysConfigError', message: 'API_KEYS is malformed' }))
     return refuse(503, 'The service is misconfigured; its operator has been told.', { 'retry-after': '60' })
   }
-  if (result.reason === 'malformed' || result.reason === 'invalid') recordAuthFailure(address)
+  if (result.reason === 'malformed' || result.reason === 'invalid') {
+    // past the instance's ceiling a failure is a 429; valid credentials passed above, whatever the ceiling
+    const ceiling = instanceBlocked(env.AUTH_FAILURE_LIMIT)
+    recordAuthFailure(address)
+    if (ceiling !== null) return throttled(ceiling)
+  }
   return refuse(401, MESSAGES[result.reason], CHALLENGE)
 }
 

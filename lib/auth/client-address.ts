@@ -5,7 +5,7 @@
  * - trustProxy (TRUST_PROXY=true, a proxy in front appends or sets the header): the LAST entry, the
  *   address the proxy itself saw (entries before it are whatever the client sent);
  * - otherwise the whole header as Next exposes it: the socket address, unless the client sent the
- *   header itself (then the client picks its bucket; the per-instance ceiling still holds).
+ *   header itself (then the client picks its bucket; the per-instance ceiling turns failures into 429s).
  * Edge-safe.
  */
 export function clientAddress(headers: Headers, trustProxy: boolean): string {

@@ -16,19 +16,25 @@ const current = (w: Window | undefined, now: number) => (w && now < w.endsAt ? w
 
 /**
  * Whether `address` may attempt to authenticate now: not when it has `limit` failures in its
- * window, nor when this instance has `limit × INSTANCE_CEILING_FACTOR` failures in its window.
- * Per process (on the edge runtime: per middleware instance). `limit` 0: always.
- * @returns null, or the seconds until the blocking window ends (for Retry-After)
+ * window. Per process (on the edge runtime: per middleware instance). `limit` 0: always.
+ * @returns null, or the seconds until its window ends (for Retry-After)
  */
-export function authBlockedFor(address: string, limit: number, now = Date.now()): number | null {
+export function addressBlocked(address: string, limit: number, now = Date.now()): number | null {
   if (limit === 0) return null
   const own = current(state.byAddress.get(address), now)
+  return own && own.failures >= limit ? Math.max(1, Math.ceil((own.endsAt - now) / 1000)) : null
+}
+
+/**
+ * Whether this instance has had `limit × INSTANCE_CEILING_FACTOR` failures in its window (from any
+ * addresses: they can be forged without a trusted proxy). Past it, failed attempts are answered 429;
+ * valid credentials still pass, so an attacker cannot lock everyone out.
+ * @returns null, or the seconds until the window ends
+ */
+export function instanceBlocked(limit: number, now = Date.now()): number | null {
+  if (limit === 0) return null
   const instance = current(state.instance, now)
-  const waits = [
-    own && own.failures >= limit ? own.endsAt : undefined,
-    instance && instance.failures >= limit * INSTANCE_CEILING_FACTOR ? instance.endsAt : undefined,
-  ].filter((t): t is number => t !== undefined)
-  return waits.length ? Math.max(1, Math.ceil((Math.max(...waits) - now) / 1000)) : null
+  return instance && instance.failures >= limit * INSTANCE_CEILING_FACTOR ? Math.max(1, Math.ceil((instance.endsAt - now) / 1000)) : null
 }
 
 /** Counts one failed authentication from `address` (and for the instance). */

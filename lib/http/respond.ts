@@ -73,9 +73,12 @@ export function toErrorResponse(err: unknown): Response {
   return errorJson(500, 'An unexpected error occurred.')
 }
 
+/** Any URL in a message (an RPC URL carries a provider key; fetch's own errors quote the URL). */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/gi
+
 function logError(err: unknown) {
   const e = err instanceof Error ? err : new Error(String(err))
-  logger().error({ error: e.name, message: e.message })
+  logger().error({ error: e.name, message: e.message.replace(URL_IN_TEXT, '[url]') })
 }
 
 /** Headers that say which block the data is for, how old it is, and how long it may be cached. */

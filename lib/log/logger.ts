@@ -10,7 +10,15 @@ import { processSingleton } from '../core/process-singleton'
  */
 export const REDACT_PATHS = [
   'authorization',
+  'Authorization',
   'headers.authorization',
+  'headers.Authorization',
+  'cookie',
+  'headers.cookie',
+  'API_KEYS',
+  'METRICS_TOKEN',
+  '*.API_KEYS',
+  '*.METRICS_TOKEN',
   'req.headers.authorization',
   '*.authorization',
   '*.headers.authorization',

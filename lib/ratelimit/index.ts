@@ -3,7 +3,7 @@ import { getServerEnv } from '../env'
 import { RateLimitedError } from '../core/errors'
 import { processSingleton } from '../core/process-singleton'
 import { count } from '../metrics/registry'
-import { reportSharedStoreFailure, sharedStoreClient } from '../store/client'
+import { reportSharedStoreFailure, sharedStoreClient, sharedStoreDegraded } from '../store/client'
 import { SlidingWindowCounters } from './counters'
 import { rateLimitHeaders, unlimited } from './sliding-window'
 
@@ -45,7 +45,12 @@ export async function consumeRateLimit(key: string): Promise<Record<string, stri
   let decision = unlimited(policy)
   if (policy.limit > 0) {
     if (env.REDIS_URL === undefined) decision = (await limiters.memory.check(key, policy)).decision
-    else {
+    else if (sharedStoreDegraded()) {
+      // degraded: this instance's memory answers at once, without a Redis command that would wait
+      // REDIS_TIMEOUT_MS (twice: the anchor, then the counters) before falling back anyway
+      decision = (await limiters.memory.check(key, policy)).decision
+      count('gas_api_rate_limit_checks_total', { store: 'local' })
+    } else {
       const checked = await sharedCounters().check(key, policy)
       count('gas_api_rate_limit_checks_total', { store: checked.local ? 'local' : 'shared' })
       decision = checked.decision

@@ -108,6 +108,15 @@ export function sharedStoreClient(): RedisClientType {
   return client(env.REDIS_URL, env.REDIS_TIMEOUT_MS)
 }
 
+/**
+ * Whether this instance is serving on its own right now: Redis not connected, or a command failed
+ * less than a second ago (the degraded mode; callers use their own memory without asking Redis).
+ */
+export function sharedStoreDegraded(): boolean {
+  const redis = sharedStoreClient()
+  return !redis.isReady || Date.now() < state.downUntil
+}
+
 /** A command of such a library failed or timed out: degraded mode for a second, as for our own commands. */
 export function reportSharedStoreFailure(err: unknown): void {
   markDown(err)

@@ -96,8 +96,10 @@ export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<Fe
       health.set(url, h)
     }
   }
-  // no node showed a fee market: the chain has none (a failing node says nothing either way)
-  if (legacy) return legacy
+  // no node showed a fee market: the chain has none, but only if every node answered: a failing node
+  // says nothing either way, and concluding "legacy" beside it could lock an EIP-1559 chain in
+  // (its next reads would trust the first legacy answer); the read fails instead and is retried
+  if (legacy && !otherFailure) return legacy
   // a chain that had a fee market is declared without one only when every URL that answered said
   // so: one odd node beside a slow one must not lock the chain out for the unsupported back-off
   throw unsupported && !otherFailure ? unsupported : lastError
@@ -171,7 +173,8 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
     throw new UpstreamBadResponseError("The upstream node's eth_feeHistory reports base fees for blocks that carry none.")
   }
   if (p.baseFeeBounds && !legacy) checkBaseFeeBounds(fh, p.baseFeeBounds)
-  if (p.previous) checkOverlap(fh, p.previous)
+  // a chain that moved to EIP-1559 (a fork) has base fees where the last window had zeros: nothing to compare
+  if (p.previous && (p.previous.legacy === true) === legacy) checkOverlap(fh, p.previous)
 
   const distance = (h: { number: number }) => headNumber - h.number
   const usable = (h: RpcBlockHeader | undefined) =>

@@ -64,4 +64,34 @@ describe('middleware', () => {
     expect(a.headers.get('x-middleware-request-content-security-policy')).toBe(csp)
     expect(b.headers.get('content-security-policy')).not.toBe(csp)
   })
+
+  test('behavior: failures from forged addresses past the instance ceiling cannot lock out a valid key; an address past its own limit is not even checked', async () => {
+    const bob = { key: 'bob', secret: 'bob-secret-of-the-unit-test' }
+    Object.assign(process.env, {
+      API_KEYS: `${KEY.key}:${KEY.secret}, ${bob.key}:${bob.secret}`,
+      AUTH_FAILURE_LIMIT: '2',
+      METRICS_TOKEN: 'metrics-token-of-unit-test',
+    })
+    const wrong = formatBasicAuth({ key: KEY.key, secret: 'not-the-secret-at-all' })
+    // 20 failures (the ceiling, 10 × 2), each from another forged address
+    for (let i = 0; i < 20; i++)
+      expect((await call('/networks/1/busyThreshold', { authorization: wrong, 'x-forwarded-for': `10.0.0.${i}` })).status).toBe(401)
+    // past the ceiling: a failure is a 429, but the valid key passes from an address never seen, as does the metrics token
+    const failed = await call('/networks/1/busyThreshold', { authorization: wrong, 'x-forwarded-for': '10.9.9.9' })
+    expect(failed.status).toBe(429)
+    expect(Number(failed.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(passed(await call('/networks/1/busyThreshold', { authorization: formatBasicAuth(KEY), 'x-forwarded-for': '10.8.8.8' }))).toBe(
+      true,
+    )
+    expect(passed(await call('/metrics', { authorization: 'Bearer metrics-token-of-unit-test', 'x-forwarded-for': '10.7.7.7' }))).toBe(true)
+    // an address with 2 failures of its own is refused before its credentials are looked at: right
+    // ones never verified before too (only credentials that verified before pass a throttled address)
+    resetAuthFailures()
+    for (let i = 0; i < 2; i++) await call('/networks/1/busyThreshold', { authorization: wrong, 'x-forwarded-for': '10.1.1.1' })
+    const blocked = await call('/networks/1/busyThreshold', { authorization: formatBasicAuth(bob), 'x-forwarded-for': '10.1.1.1' })
+    expect(blocked.status).toBe(429)
+    expect(passed(await call('/networks/1/busyThreshold', { authorization: formatBasicAuth(KEY), 'x-forwarded-for': '10.1.1.1' }))).toBe(
+      true,
+    )
+  })
 })
