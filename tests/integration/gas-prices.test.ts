@@ -95,7 +95,9 @@ describe('the same auth, errors, headers and rate limits as the other endpoints'
     const first = await api(`/networks/${c.chains.live}/gasPrices`, { auth })
     const second = await api(`/networks/${c.chains.live}/gasPrices`, { auth })
     expect(first.headers.get('ratelimit-policy')).toBe('1200;w=60')
-    expect(Number(second.headers.get('ratelimit-remaining'))).toBeLessThan(Number(first.headers.get('ratelimit-remaining')))
+    // both requests are in the current window whatever the previous one held (its weight decays
+    // between them under the sliding window, so the two answers need not differ by one)
+    expect(Number(second.headers.get('ratelimit-remaining'))).toBeLessThanOrEqual(1200 - 2)
   })
 
   test.each([
