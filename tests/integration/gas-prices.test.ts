@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { ErrorBodySchema, GasPricesSchema, SuggestedGasFeesSchema } from '@/lib/core/schemas'
 import { formatGwei, parseGwei } from '@/lib/core/units'
 import { rpc } from '@/scripts/devnet/json-rpc'
-import { api, basic, ctx, eventually, staleAnswer } from './helpers'
+import { api, basic, ctx, currentAnswer, eventually, staleAnswer } from './helpers'
 import { legacyBlocks, seedLegacyBlocks, SEEDED_PRICES } from './legacy-chain'
 
 const SEEDED = 30
@@ -126,10 +126,7 @@ describe('the same auth, errors, headers and rate limits as the other endpoints'
     const path = `/networks/${chains.flaky}/gasPrices`
     await setMode('ok')
     try {
-      const fresh = await eventually(async () => {
-        const res = await api(path)
-        return res.status === 200 && res.headers.get('x-data-stale') === 'false' ? res : undefined
-      }, 'a current answer')
+      const fresh = await currentAnswer(path)
       await setMode('hang')
       const stale = await staleAnswer(path, 'a stale answer', 20 * rpcTimeoutMs)
       expect(stale.headers.get('cache-control')).toBe('no-store')

@@ -115,6 +115,17 @@ export async function resetProxy(proxy: string) {
 }
 
 /**
+ * Requests `path` until a 200 answer is current (not marked stale): a chain nobody asked about for a
+ * while answers at once with its old window, marked stale, and reads behind it.
+ */
+export function currentAnswer(path: string) {
+  return eventually(async () => {
+    const res = await api(path)
+    return res.status === 200 && res.headers.get('x-data-stale') === 'false' ? res : undefined
+  }, `a current answer from ${path}`)
+}
+
+/**
  * Requests `path` until an answer is marked stale; every answer on the way must be a 200 (the last
  * window is served, never an error, while the node fails). Fails after `timeoutMs`.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { api, ctx, eventually, staleAnswer } from './helpers'
+import { api, ctx, currentAnswer, eventually, staleAnswer } from './helpers'
 
 const setMode = (mode: string) => fetch(`${ctx().flakyNode}/__mode/${mode}`, { method: 'POST' })
 
@@ -9,10 +9,7 @@ describe('upstream failure after data was cached', () => {
     const path = `/networks/${chains.flaky}/suggestedGasFees`
     await setMode('ok')
     // a current answer first (a chain left alone for a while answers its old window, stale, at once)
-    const fresh = await eventually(async () => {
-      const res = await api(path)
-      return res.status === 200 && res.headers.get('x-data-stale') === 'false' ? res : undefined
-    }, 'a current answer')
+    const fresh = await currentAnswer(path)
 
     // the node stops answering: once the window's freshness and grace have passed and a read has
     // timed out, every answer is the last window, marked stale (a request that waited for the node
