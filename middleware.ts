@@ -24,12 +24,21 @@ function refuse(status: number, message: string, headers: Record<string, string>
   return errorJson(status, message, { ...headers, ...SECURITY_HEADERS, 'content-security-policy': API_CONTENT_SECURITY_POLICY })
 }
 
-/** Passes the request on with a fresh CSP nonce (and, when given, the verified identity). */
+/**
+ * The API's own answers (JSON, the stream, metrics, probes): no page, so no nonce to hand to Next; a
+ * fixed policy that allows nothing.
+ */
+const isApiPath = (path: string) =>
+  /^\/networks\/[^/]+\/./.test(path) || path.startsWith('/v1/') || path === '/metrics' || path === '/readyz'
+
+/** Passes the request on: pages with a fresh CSP nonce, and (when given) the verified identity. */
 function pass(request: NextRequest, identity?: string): NextResponse {
-  const csp = pageContentSecurityPolicy(newNonce(), process.env.NODE_ENV === 'development')
   const headers = new Headers(request.headers)
-  // Next reads the nonce from the request's CSP header and puts it on its inline scripts
-  headers.set('content-security-policy', csp)
+  const csp = isApiPath(request.nextUrl.pathname)
+    ? API_CONTENT_SECURITY_POLICY
+    : pageContentSecurityPolicy(newNonce(), process.env.NODE_ENV === 'development')
+  // Next reads a page's nonce from the request's CSP header and puts it on its inline scripts
+  if (csp !== API_CONTENT_SECURITY_POLICY) headers.set('content-security-policy', csp)
   // forward the verified key name, signed, in place of anything the client sent under that name:
   // the handlers trust only this (lib/auth/identity)
   if (identity !== undefined) headers.set(IDENTITY_HEADER, identity)

@@ -65,6 +65,19 @@ describe('middleware', () => {
     expect(b.headers.get('content-security-policy')).not.toBe(csp)
   })
 
+  test('behavior: API answers get the fixed policy that allows nothing, no nonce; the chain page gets a nonce', async () => {
+    Object.assign(process.env, { API_KEYS: `${KEY.key}:${KEY.secret}` })
+    for (const path of ['/networks/1/suggestedGasFees', '/networks/1/stream', '/v1/supportedNetworks']) {
+      const res = await call(path, { authorization: formatBasicAuth(KEY) })
+      expect(passed(res)).toBe(true)
+      expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'none'/)
+      expect(res.headers.get('x-middleware-request-content-security-policy')).toBeNull()
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    }
+    const page = await call('/networks/1', { authorization: formatBasicAuth(KEY) })
+    expect(page.headers.get('content-security-policy')).toMatch(/'nonce-/)
+  })
+
   test('behavior: failures from forged addresses past the instance ceiling cannot lock out a valid key; an address past its own limit is not even checked', async () => {
     const bob = { key: 'bob', secret: 'bob-secret-of-the-unit-test' }
     Object.assign(process.env, {
