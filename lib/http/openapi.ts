@@ -138,7 +138,7 @@ const errorResponse = (status: number, description: string, required: string[] =
 const RESPONSES = {
   BadRequest: errorResponse(
     400,
-    'the chain id is not a canonical positive decimal integer, the chain is not served, or it has no EIP-1559 fee market; or the path holds a malformed percent-escape.',
+    'the chain id is not a canonical positive decimal integer or the chain is not served; for the EIP-1559 endpoints (all but gasPrices), the chain has no EIP-1559 fee market; or the path holds a malformed percent-escape.',
   ),
   Unauthorized: errorResponse(401, 'no, malformed or wrong credentials.', ['WWW-Authenticate']),
   MethodNotAllowed: errorResponse(405, 'the API is read-only.', ['Allow']),

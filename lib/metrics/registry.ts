@@ -19,7 +19,7 @@ const COUNTERS = {
     labels: ['chain', 'source'],
   },
   gas_api_rate_limit_checks_total: {
-    help: "Rate-limit checks by store: shared (Redis) or local (this instance's memory: no REDIS_URL, or Redis unreachable).",
+    help: "With REDIS_URL: rate-limit checks by store: shared (Redis) or local (this instance's memory while Redis is unreachable, slow or degraded).",
     labels: ['store'],
   },
   gas_api_cache_total: {
