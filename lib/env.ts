@@ -40,19 +40,27 @@ const LogLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace
 /** How log lines are written: one JSON object per line (default), or pino-pretty's human-readable lines. */
 const LogFormatSchema = z.enum(['json', 'pretty']).default('json')
 
-/** LOG_FORMAT alone, for the logger (as LOG_LEVEL: an invalid value gives json, and getServerEnv refuses it at start). */
+/** One variable parsed alone; an invalid value gives the schema's default (getServerEnv refuses it at start). */
+function alone<S extends z.ZodType>(schema: S, fallback: z.output<S>) {
+  return (value: string | undefined): z.output<S> => {
+    const result = schema.safeParse(value || undefined)
+    return result.success ? result.data : fallback
+  }
+}
+const logFormat = alone(LogFormatSchema, 'json')
+const logLevel = alone(LogLevelSchema, 'info')
+
+/** LOG_FORMAT alone, for the logger. */
 export function getLogFormat(source: EnvSource = process.env): z.infer<typeof LogFormatSchema> {
-  const result = LogFormatSchema.safeParse(source.LOG_FORMAT || undefined)
-  return result.success ? result.data : 'json'
+  return logFormat(source.LOG_FORMAT)
 }
 
 /**
  * LOG_LEVEL alone, for the logger, which must work while the rest of the configuration is refused
- * (it logs that refusal): an invalid value here gives `info` (getServerEnv refuses it at start).
+ * (it logs that refusal).
  */
 export function getLogLevel(source: EnvSource = process.env): z.infer<typeof LogLevelSchema> {
-  const result = LogLevelSchema.safeParse(source.LOG_LEVEL || undefined)
-  return result.success ? result.data : 'info'
+  return logLevel(source.LOG_LEVEL)
 }
 
 const RpcUrlListSchema = z

@@ -49,17 +49,38 @@ const metaOf = (window: FeeWindow, stale: boolean, freshUntil: number): ReportMe
 /** An endpoint's name: the key of its body in a FeeReport. */
 export type Endpoint = keyof FeeReport
 
-const reports = processSingleton('report-bodies', () => new WeakMap<FeeWindow, Record<Endpoint, string>>())
-
-/** Each endpoint's body for a window, computed and serialised once however many requests read it. */
-function bodiesFor(window: FeeWindow, policy: ChainFeePolicy): Record<Endpoint, string> {
-  let bodies = reports.get(window)
-  if (!bodies) {
-    const report = buildFeeReport(window, policy)
-    bodies = Object.fromEntries(Object.entries(report).map(([k, v]) => [k, JSON.stringify(v)])) as Record<Endpoint, string>
-    reports.set(window, bodies)
+/**
+ * A value derived from a window, computed once per window however many requests ask, and dropped
+ * with it (a WeakMap per process).
+ */
+function perWindow<T>(name: string, compute: (window: FeeWindow, policy: ChainFeePolicy) => T) {
+  const memo = processSingleton(name, () => new WeakMap<FeeWindow, T>())
+  return (window: FeeWindow, policy: ChainFeePolicy): T => {
+    let value = memo.get(window)
+    if (value === undefined) memo.set(window, (value = compute(window, policy)))
+    return value
   }
-  return bodies
+}
+
+/** Each endpoint's body for a window, serialised once. */
+const bodiesFor = perWindow('report-bodies', (window, policy) => {
+  const report = buildFeeReport(window, policy)
+  return Object.fromEntries(Object.entries(report).map(([k, v]) => [k, JSON.stringify(v)])) as Record<Endpoint, string>
+})
+
+/** gasPrices of a chain without EIP-1559 (lib/core/gas-prices.ts), serialised once per window. */
+const legacyGasPricesBody = perWindow('legacy-gas-prices-bodies', (window, policy) => JSON.stringify(buildLegacyGasPrices(window, policy)))
+
+/**
+ * The window a request is answered from: the chain's (UnsupportedChainError when it is not served),
+ * through the feed, with its meta; `feeMarket` refuses a chain without EIP-1559 (FeeMarketUnsupportedError).
+ */
+async function servedWindow(chainId: number, opts: { feeMarket: boolean; countLookup?: boolean }) {
+  const chain = getChain(chainId)
+  if (!chain) throw new UnsupportedChainError(chainId)
+  const { window, stale, freshUntil } = await getFeeWindow(chain, { countLookup: opts.countLookup })
+  if (opts.feeMarket && window.legacy) throw new FeeMarketUnsupportedError(chainId)
+  return { window, policy: feePolicyOf(chain), meta: metaOf(window, stale, freshUntil) }
 }
 
 /**
@@ -70,17 +91,9 @@ export async function getFeeReport(
   chainId: number,
   opts: { countLookup?: boolean } = {},
 ): Promise<{ bodies: Record<Endpoint, string>; meta: ReportMeta }> {
-  const chain = getChain(chainId)
-  if (!chain) throw new UnsupportedChainError(chainId)
-  const { window, stale, freshUntil } = await getFeeWindow(chain, opts)
-  if (window.legacy) throw new FeeMarketUnsupportedError(chainId)
-  return {
-    bodies: bodiesFor(window, feePolicyOf(chain)),
-    meta: metaOf(window, stale, freshUntil),
-  }
+  const { window, policy, meta } = await servedWindow(chainId, { feeMarket: true, ...opts })
+  return { bodies: bodiesFor(window, policy), meta }
 }
-
-const legacyBodies = processSingleton('legacy-gas-prices-bodies', () => new WeakMap<FeeWindow, string>())
 
 /**
  * GET gasPrices of a supported chain, EIP-1559 or not, from the same window (one read per block for
@@ -89,19 +102,10 @@ const legacyBodies = processSingleton('legacy-gas-prices-bodies', () => new Weak
  * @throws UnsupportedChainError, NoPriceDataError, UpstreamUnavailableError, UpstreamBadResponseError
  */
 export async function getGasPrices(chainId: number): Promise<{ body: string; meta: ReportMeta }> {
-  const chain = getChain(chainId)
-  if (!chain) throw new UnsupportedChainError(chainId)
-  const { window, stale, freshUntil } = await getFeeWindow(chain)
-  let body: string | undefined
-  if (!window.legacy) body = bodiesFor(window, feePolicyOf(chain)).gasPrices
-  else if ((body = legacyBodies.get(window)) === undefined) {
-    body = JSON.stringify(buildLegacyGasPrices(window, feePolicyOf(chain)))
-    legacyBodies.set(window, body)
-  }
-  return { body, meta: metaOf(window, stale, freshUntil) }
+  const { window, policy, meta } = await servedWindow(chainId, { feeMarket: false })
+  return { body: window.legacy ? legacyGasPricesBody(window, policy) : bodiesFor(window, policy).gasPrices, meta }
 }
 
-const accuracies = processSingleton('accuracy-reports', () => new WeakMap<FeeWindow, { report: AccuracyReport; body: string }>())
 /** Per chain, the last accuracy report computed and when (for /metrics, which never waits for a new one). */
 const lastAccuracy = processSingleton('accuracy-last', () => new Map<number, { report: AccuracyReport; at: number }>())
 /** /metrics computes a chain's accuracy at most this often; /accuracy once per window. */
@@ -111,16 +115,11 @@ const METRICS_ACCURACY_PERIOD_MS = 60_000
  * The accuracy report of a window, computed once per window and kept with it. The backtest over 500
  * blocks is synchronous CPU (docs/api.md gives the measured cost), so callers ask for it sparingly.
  */
-function accuracyFor(window: FeeWindow, policy: ChainFeePolicy): { report: AccuracyReport; body: string } {
-  let entry = accuracies.get(window)
-  if (!entry) {
-    const report = accuracyOf(window, policy)
-    entry = { report, body: JSON.stringify(report) }
-    accuracies.set(window, entry)
-    lastAccuracy.set(window.chainId, { report, at: Date.now() })
-  }
-  return entry
-}
+const accuracyFor = perWindow('accuracy-reports', (window, policy) => {
+  const report = accuracyOf(window, policy)
+  lastAccuracy.set(window.chainId, { report, at: Date.now() })
+  return { report, body: JSON.stringify(report) }
+})
 
 /**
  * How the service's own suggestions fared over the window it serves (lib/core/accuracy.ts), with the
@@ -128,16 +127,8 @@ function accuracyFor(window: FeeWindow, policy: ChainFeePolicy): { report: Accur
  * @throws as getFeeReport
  */
 export async function getAccuracyReport(chainId: number): Promise<{ body: string; report: AccuracyReport; meta: ReportMeta }> {
-  const chain = getChain(chainId)
-  if (!chain) throw new UnsupportedChainError(chainId)
-  const { window, stale, freshUntil } = await getFeeWindow(chain)
-  if (window.legacy) throw new FeeMarketUnsupportedError(chainId)
-  const { report, body } = accuracyFor(window, feePolicyOf(chain))
-  return {
-    body,
-    report,
-    meta: metaOf(window, stale, freshUntil),
-  }
+  const { window, policy, meta } = await servedWindow(chainId, { feeMarket: true })
+  return { ...accuracyFor(window, policy), meta }
 }
 
 /**
