@@ -38,6 +38,11 @@ export type FeeWindow = {
   legacy?: true
   /** When the window was read from the node, ms since the epoch. */
   fetchedAt: number
+  /**
+   * When the next read is due, ms since the epoch: set by the feed when it reads (lib/feed/rules.ts
+   * nextRead, timed on the chain's blocks), and carried with the window to the other instances.
+   */
+  nextReadAt?: number
 }
 
 /** The same window with amounts as bigint wei, for the math. */

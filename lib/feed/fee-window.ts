@@ -13,7 +13,7 @@ import { sharedStoreConfigured } from '../store/client'
 import { getSharedWindow, lockChainRead, putSharedWindow, unlockChainRead } from '../store/store'
 import { withDeadline } from '../core/deadline'
 import { readFeeWindow } from '../upstream/read-fee-window'
-import { backoffMs, decide } from './rules'
+import { backoffMs, decide, nextRead, type ReadPhase } from './rules'
 import { INSTANCE_LOCAL_TAG } from '../store/next-cache-handler.mjs'
 import { readThroughSharedStore, type SharedWindowStore } from './shared-read'
 
@@ -35,6 +35,8 @@ type ChainState = {
   /** A read started behind an answer is under way. */
   refreshing?: boolean
   failure?: { error: Error; until: number }
+  /** When this process's reads start relative to the chain's blocks (rules.ts nextRead). */
+  phase?: ReadPhase
 }
 
 /** The Redis store for a chain's windows read from these nodes. */
@@ -80,8 +82,16 @@ export function ttlMs(chain: ChainConfig, window?: FeeWindow): number {
   return Math.min(MAX_TTL_MS, Math.max(MIN_TTL_MS, interval))
 }
 
-const isFresh = (st: ChainState, w: FeeWindow | undefined, now: number): boolean =>
-  w !== undefined && now - w.fetchedAt < ttlMs(st.chain, w)
+/**
+ * Until when a window is fresh: its next read (timed on the chain's blocks by the reader), never
+ * later than one period after it was read (a window from an instance whose clock runs ahead).
+ */
+const freshUntilOf = (chain: ChainConfig, w: FeeWindow): number => {
+  const byPeriod = w.fetchedAt + ttlMs(chain, w)
+  return w.nextReadAt === undefined ? byPeriod : Math.min(w.nextReadAt, byPeriod)
+}
+
+const isFresh = (st: ChainState, w: FeeWindow | undefined, now: number): boolean => w !== undefined && now < freshUntilOf(st.chain, w)
 
 /**
  * The single-flight upstream read: concurrent callers share one read; a window fresher than one
@@ -96,6 +106,8 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
     const policy = feePolicyOf(st.chain)
     const read = () => {
       const started = performance.now()
+      const startedAt = Date.now()
+      const previous = st.window && { head: st.window.headNumber, timestampMs: st.window.headTimestamp * 1000 }
       const timed = () => observeSeconds('gas_api_upstream_read_duration_seconds', { chain: chainId }, (performance.now() - started) / 1000)
       return readFeeWindow({
         chainId,
@@ -109,10 +121,38 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
         fallbackBlockTimeMs: st.chain.nominalBlockTimeMs ?? 2_000,
         ...(policy.enforceBaseFeeBounds ? { baseFeeBounds: { risePpm: policy.maxBaseFeeRisePpm, fallPpm: policy.maxBaseFeeFallPpm } } : {}),
       }).then(
-        (w) => {
+        (w): FeeWindow => {
           timed()
           count('gas_api_upstream_reads_total', { chain: chainId, result: 'ok' })
-          return w
+          // the next read, timed on the chain's blocks (one read per new block, soon after it lands)
+          const plan = nextRead(
+            st.phase,
+            {
+              startedAt,
+              endedAt: w.fetchedAt,
+              headNumber: w.headNumber,
+              headTimestampMs: w.headTimestamp * 1000,
+              intervalMs: w.blockIntervalMs,
+              previousHead: previous?.head,
+              previousHeadTimestampMs: previous?.timestampMs,
+            },
+            { minMs: MIN_TTL_MS, maxMs: MAX_TTL_MS },
+          )
+          st.phase = plan.phase
+          console.error(
+            'PHASE',
+            JSON.stringify({
+              chainId,
+              startedAt,
+              end: w.fetchedAt,
+              head: w.headNumber,
+              ts: w.headTimestamp,
+              iv: w.blockIntervalMs,
+              previous,
+              plan,
+            }),
+          )
+          return { ...w, nextReadAt: plan.at }
         },
         (err: unknown) => {
           timed()
@@ -200,7 +240,7 @@ export function headLagging(window: FeeWindow, now = Date.now()): boolean {
 
 function served(st: ChainState, window: FeeWindow, stale: boolean): CachedFeeWindow {
   // a lagging head is served, but never as current data
-  return { window, stale: stale || headLagging(window), freshUntil: window.fetchedAt + ttlMs(st.chain, window) }
+  return { window, stale: stale || headLagging(window), freshUntil: freshUntilOf(st.chain, window) }
 }
 
 /**
@@ -228,7 +268,16 @@ export async function getFeeWindow(chain: ChainConfig, opts: { countLookup?: boo
   const st = stateOf(chain)
   const started = Date.now()
   const rules = { ttlMs: ttlMs(chain, st.window), maxStaleMs: getServerEnv().MAX_STALE_SECONDS * 1000 }
-  const decision = decide({ fetchedAt: st.window?.fetchedAt, failure: st.failure, reading: st.refreshing === true }, started, rules)
+  const decision = decide(
+    {
+      fetchedAt: st.window?.fetchedAt,
+      freshUntil: st.window && freshUntilOf(chain, st.window),
+      failure: st.failure,
+      reading: st.refreshing === true,
+    },
+    started,
+    rules,
+  )
   switch (decision.kind) {
     case 'hit':
       tally('gas_api_cache_total', { chain: chain.id, outcome: 'hit' })

@@ -8,6 +8,8 @@
 export type FeedState = {
   /** When the window held was read, ms since the epoch; undefined without one. */
   fetchedAt?: number
+  /** Until when it is fresh (its next read is due: nextRead below), ms since the epoch; fetchedAt + ttlMs without it. */
+  freshUntil?: number
   /** The last failed read and until when requests are not to retry, ms since the epoch. */
   failure?: { until: number }
   /** A read is under way (started by an earlier request). */
@@ -43,7 +45,8 @@ export const STALE_PERIODS = 3
 export function decide(state: FeedState, now: number, rules: FeedRules): Decision {
   const age = state.fetchedAt === undefined ? Number.POSITIVE_INFINITY : now - state.fetchedAt
   const backingOff = state.failure !== undefined && now < state.failure.until
-  if (age < rules.ttlMs) return { kind: 'hit' }
+  const freshUntil = state.freshUntil ?? (state.fetchedAt ?? Number.NEGATIVE_INFINITY) + rules.ttlMs
+  if (now < freshUntil) return { kind: 'hit' }
   if (age <= rules.maxStaleMs) {
     return { kind: 'serve', stale: age >= STALE_PERIODS * rules.ttlMs || state.failure !== undefined, read: !state.reading && !backingOff }
   }
@@ -53,4 +56,129 @@ export function decide(state: FeedState, now: number, rules: FeedRules): Decisio
 /** After a failed read: how long requests do not retry, ms (a chain never seen with a fee market is not asked again for long). */
 export function backoffMs(unsupportedFeeMarket: boolean, hadWindow: boolean): number {
   return unsupportedFeeMarket && !hadWindow ? 300_000 : 1_000
+}
+
+/**
+ * Where a chain's next block is expected to reach the node, relative to its timestamp: a bracket
+ * (loMs, hiMs] learned from the reads themselves (nextRead below). A node's constant clock skew (a
+ * replay node serving old timestamps) is inside both bounds and cancels out.
+ */
+export type ReadPhase = {
+  /** A block reaches the node more than this after its timestamp, ms. */
+  loMs: number
+  /** ... and at most this after it, ms. */
+  hiMs: number
+  /** The timestamp step between consecutive blocks, ms (the last one seen; the measured mean interval before). */
+  stepMs: number
+  /** When the last read started, ms since the epoch. */
+  lastStartedAt: number
+  /** Reads in a row that found no new head although its bracket had passed (a late or missed block, a stalled chain). */
+  overdue: number
+}
+
+/** One finished read, as the phase needs it. */
+export type ReadOutcome = {
+  /** When the read started and ended, ms since the epoch. */
+  startedAt: number
+  endedAt: number
+  headNumber: number
+  /** The head's timestamp, ms (the node's clock). */
+  headTimestampMs: number
+  /** The chain's measured mean block interval, ms. */
+  intervalMs: number
+  /** The head this process held before the read, and its timestamp (ms); undefined for the first read. */
+  previousHead?: number
+  previousHeadTimestampMs?: number
+}
+
+/**
+ * Per read, the bracket widens by this share of a step on both sides: the node's delay may change, and
+ * an old bound must not hold for ever. A bracket at its tolerance widens past it in about 64 reads, and
+ * one probe (a read at its middle, half of which come too early and are read again) narrows it.
+ */
+const DECAY_SHARE = 1 / 4_096
+/** The bracket is narrow enough at this share of a step plus the read's own duration; wider, the next read probes its middle. */
+const TOLERANCE_SHARE = 1 / 16
+/** A block past its bracket is looked for again after this share of a step, while it is less than RETRY_WHILE_LATE_SHARE late. */
+const RETRY_SHARE = 1 / 16
+const RETRY_WHILE_LATE_SHARE = 1 / 4
+/** Reads are never closer than this share of a step (one's end to the next one's start). */
+const MIN_GAP_SHARE = 1 / 64
+/** A timestamp gap longer than this many mean intervals is a missed slot or a pause, not the chain's step. */
+const MAX_STEP_INTERVALS = 1.5
+
+/**
+ * When the next read is due, so that each new block is read once, soon after it reaches the node:
+ * the stream sends one event per block, and a read per block is what the service may spend.
+ *
+ * Reading one interval after the last read ended (the rule before) drifts later by the read's own
+ * duration and the timers' delays every block, and skips a block each time the drift reaches an
+ * interval. Here reads are timed on the chain's blocks: the next block is expected at the head's
+ * timestamp plus one step, and reaches the node within (loMs, hiMs] of it.
+ * - Every read narrows the bracket. A read that saw block h: h arrived by the read's end (hiMs), and
+ *   had not when the read before it, which saw h − 1, started (loMs); h + 1 had not arrived when it
+ *   started (loMs). A read that came early and found no new head: the block had not arrived then (loMs).
+ * - The next read starts at the bracket's top once it is narrow (1/16 step plus a read's duration):
+ *   the block is there, and the read ends at most that much after it landed. Wider, it probes the
+ *   middle; a probe that comes too early costs one more read. A new process needs about four probes.
+ * - The bracket widens by 1/4096 step per read, so a node that got faster is found again (one probe
+ *   per ~64 blocks) and one that got slower is seen at once: its block is past the bracket.
+ * - A block past its bracket (late, a missed slot, a stalled chain) is looked for every 1/16 step while
+ *   it is less than a quarter step late, then at the next step. The read that finds a late block
+ *   resets the bracket to what that read knows. A stalled chain is read once per step, as before.
+ * - A bracket that contradicts itself (the node's delay changed) is reset to the last read's bounds.
+ * - Chains whose interval is outside [minMs, maxMs] (sub-second blocks: several per read in any case)
+ *   keep the rule before: one period (the interval within the bounds) after the read ended.
+ * Pure: the caller keeps the returned phase for the next read.
+ */
+export function nextRead(
+  phase: ReadPhase | undefined,
+  read: ReadOutcome,
+  bounds: { minMs: number; maxMs: number },
+): { at: number; phase?: ReadPhase } {
+  const periodMs = Math.min(bounds.maxMs, Math.max(bounds.minMs, read.intervalMs))
+  if (read.intervalMs < bounds.minMs || read.intervalMs > bounds.maxMs) return { at: read.endedAt + periodMs }
+  const { startedAt: s, endedAt: e, headNumber: h, headTimestampMs: t } = read
+  let next: ReadPhase
+  if (!phase || read.previousHead === undefined) {
+    const step = read.intervalMs
+    next = { loMs: s - t - step, hiMs: e - t, stepMs: step, lastStartedAt: s, overdue: 0 }
+  } else {
+    const p = read.previousHead
+    const decay = phase.stepMs * DECAY_SHARE
+    let { stepMs: step } = phase
+    let lo = phase.loMs - decay
+    let hi = phase.hiMs + decay
+    let overdue = 0
+    if (h > p) {
+      const gap = read.previousHeadTimestampMs === undefined ? undefined : t - read.previousHeadTimestampMs
+      if (h === p + 1 && gap !== undefined && gap > 0 && gap <= read.intervalMs * MAX_STEP_INTERVALS) step = gap
+      // h had not arrived when the read that saw h − 1 started; h + 1 had not when this one started
+      const seenLo = Math.max(h === p + 1 ? phase.lastStartedAt - t : Number.NEGATIVE_INFINITY, s - t - step)
+      const seenHi = e - t
+      lo = Math.max(lo, seenLo)
+      hi = Math.min(hi, seenHi)
+      if (lo >= hi) [lo, hi] = [seenLo, seenHi]
+    } else {
+      // no new head: the block after the held one had not arrived when this read started
+      const earlyLo = s - (t + step)
+      if (h === p && earlyLo < hi) lo = Math.max(lo, earlyLo)
+      else overdue = phase.overdue + 1
+    }
+    next = { loMs: lo, hiMs: hi, stepMs: step, lastStartedAt: s, overdue }
+  }
+  const step = next.stepMs
+  // the next block's timestamp: the head's plus one step (after a lagging node's answer, the held head's)
+  const expected = Math.max(t, read.previousHeadTimestampMs ?? t) + step
+  let at: number
+  if (next.overdue > 0) {
+    const dueAt = expected + next.hiMs
+    if (s < dueAt + step * RETRY_WHILE_LATE_SHARE) at = s + step * RETRY_SHARE
+    else at = dueAt + Math.ceil(Math.max(0, e - dueAt) / step) * step
+  } else {
+    const narrow = next.hiMs - next.loMs <= step * TOLERANCE_SHARE + (e - s)
+    at = expected + (narrow ? next.hiMs : (next.loMs + next.hiMs) / 2)
+  }
+  // never sooner than a sliver after this read, never later than one period (the rule before)
+  return { at: Math.min(e + periodMs, Math.max(e + step * MIN_GAP_SHARE, at)), phase: next }
 }

@@ -50,6 +50,8 @@ type Hub = {
   last?: State
   /** The block interval of the last window, ms (sets the clock's period). */
   intervalMs: number
+  /** Until when the last window is fresh: its next read is due then, and the clock looks at that moment. */
+  freshUntil?: number
   stopped: boolean
   stopWatching: () => void
 }
@@ -91,14 +93,15 @@ export function errorEvent(body: string): string {
 async function currentState(
   chainId: number,
   known: State | undefined,
-): Promise<{ state?: State; key: string; intervalMs?: number; error?: unknown }> {
+): Promise<{ state?: State; key: string; intervalMs?: number; freshUntil?: number; error?: unknown }> {
   try {
     // the hub's looks are not requests: they stay out of the cache-lookup counter
     const { bodies, meta } = await getFeeReport(chainId, { countLookup: false })
     const key = keyOf({ kind: 'fees', block: meta.blockNumber, stale: meta.stale })
-    if (known && key === keyOf(known)) return { key, intervalMs: meta.blockIntervalMs }
+    const timing = { intervalMs: meta.blockIntervalMs, freshUntil: meta.freshUntil }
+    if (known && key === keyOf(known)) return { key, ...timing }
     const bytes = encoder.encode(feesEvent(meta.blockNumber, meta.stale, bodies))
-    return { key, intervalMs: meta.blockIntervalMs, state: { kind: 'fees', block: meta.blockNumber, stale: meta.stale, bytes } }
+    return { key, ...timing, state: { kind: 'fees', block: meta.blockNumber, stale: meta.stale, bytes } }
   } catch (err) {
     if (known?.kind === 'error') return { key: 'error', error: err }
     // toErrorResponse logs upstream errors: once per failure streak, not once per look
@@ -149,12 +152,30 @@ function send(sub: Subscriber, bytes: Uint8Array): boolean {
 
 const tickMs = (hub: Hub) => Math.min(1_000, Math.max(100, hub.intervalMs / 4))
 
+/**
+ * How long until the clock's next look: its period, or sooner the moment the window's next read is
+ * due (the feed times reads on the chain's blocks; a look at that moment starts the read, so a new
+ * block's event is not held back by up to a period).
+ */
+export function nextLookIn(periodMs: number, freshUntil: number | undefined, now: number): number {
+  if (freshUntil === undefined || freshUntil <= now) return periodMs
+  return Math.min(periodMs, freshUntil - now + 1)
+}
+
 /** One look at the chain: push its state to every subscriber that does not have it. */
 async function tick(hub: Hub): Promise<void> {
   const driver = [...hub.subscribers].at(-1)
   if (!driver || hub.stopped) return
   const result = await driver.drive(() => currentState(hub.chainId, hub.last))
   if (result.intervalMs !== undefined) hub.intervalMs = result.intervalMs
+  if (result.freshUntil !== undefined && result.freshUntil !== hub.freshUntil) {
+    hub.freshUntil = result.freshUntil
+    // the next read is due at another moment (a new window): the clock looks then, not a period later
+    if (hub.timer) {
+      clearTimeout(hub.timer)
+      arm(hub)
+    }
+  }
   if (result.state) hub.last = result.state
   const last = hub.last
   if (!last || keyOf(last) !== result.key) return
@@ -182,18 +203,21 @@ const HEARTBEAT = encoder.encode(': keep-alive\n\n')
 /** The hub's clock: ends streams past their duration, sends heartbeats, and looks at the chain (which starts the next read when the window expires). */
 function arm(hub: Hub): void {
   if (hub.stopped) return
-  hub.timer = setTimeout(() => {
-    const now = Date.now()
-    for (const sub of hub.subscribers) if (now >= sub.until) sub.close('duration')
-    if (now - hub.lastBeat >= getServerEnv().STREAM_HEARTBEAT_SECONDS * 1000) {
-      hub.lastBeat = now
-      for (const sub of hub.subscribers) send(sub, HEARTBEAT)
-    }
-    // closing the last subscriber (above, or a slow one dropped by the heartbeat) stopped the hub
-    if (hub.stopped) return
-    schedule(hub)
-    arm(hub)
-  }, tickMs(hub))
+  hub.timer = setTimeout(
+    () => {
+      const now = Date.now()
+      for (const sub of hub.subscribers) if (now >= sub.until) sub.close('duration')
+      if (now - hub.lastBeat >= getServerEnv().STREAM_HEARTBEAT_SECONDS * 1000) {
+        hub.lastBeat = now
+        for (const sub of hub.subscribers) send(sub, HEARTBEAT)
+      }
+      // closing the last subscriber (above, or a slow one dropped by the heartbeat) stopped the hub
+      if (hub.stopped) return
+      schedule(hub)
+      arm(hub)
+    },
+    nextLookIn(tickMs(hub), hub.freshUntil, Date.now()),
+  )
   hub.timer.unref?.()
 }
 

@@ -69,7 +69,7 @@ async function rest(chainId: number, endpoint: string) {
 }
 
 beforeAll(async () => {
-  devnet = await startDevnet({ chainId: LIVE, blockTimeSec: 1, seedBlocks: 520 })
+  devnet = await startDevnet({ chainId: LIVE, blockTimeSec: 2, seedBlocks: 520 })
   proxy = await startCountingProxy(devnet.url)
   flaky = await startFakeRpc({ chainId: FLAKY, ...syntheticChain() })
   service = await startService({
@@ -132,11 +132,17 @@ describe('GET /networks/{chainId}/stream', () => {
       60_000,
       0,
     )
-    // one event per new window: block numbers only go up, never the same block twice with the same staleness
+    // one event per new block: from the first event on, every block the node made has its event (the
+    // feed reads each new block once, timed on the chain's blocks: lib/feed/rules.ts nextRead); the
+    // block numbers only go up, never the same block twice with the same staleness
+    const firstBlock = fees(first).blockNumber
+    await s.next((e) => isFees(e) && fees(e).blockNumber >= firstBlock + 15, 60_000)
     const seen = s.events.filter(isFees).map((e) => `${fees(e).blockNumber}:${fees(e).stale}`)
     expect(new Set(seen).size).toBe(seen.length)
     const blocks = s.events.filter(isFees).map((e) => fees(e).blockNumber)
     for (let i = 1; i < blocks.length; i++) expect(blocks[i]!).toBeGreaterThanOrEqual(blocks[i - 1]!)
+    const lastBlock = blocks.at(-1)!
+    expect([...new Set(blocks)]).toEqual(Array.from({ length: lastBlock - firstBlock + 1 }, (_, i) => firstBlock + i))
     s.close()
   })
 
@@ -150,15 +156,15 @@ describe('GET /networks/{chainId}/stream', () => {
     await Promise.all(streams.map((s) => s.next((e) => isFees(e) && fees(e).blockNumber >= startBlock + 5, 60_000)))
     const reads = feeHistoryReads() - readsBefore
     const endBlock = Math.max(...streams.map((s) => fees(s.events.filter(isFees).at(-1)!).blockNumber))
-    // one read per new block at most (+1: a read may be under way at either end of the period), whatever the number of streams
-    expect(reads).toBeLessThanOrEqual(endBlock - startBlock + 1)
+    // one read per new block, whatever the number of streams (+1: a read may be under way at either
+    // end of the period; +1: a probe of the block's arrival that came too early and was read again,
+    // about one per 64 blocks: lib/feed/rules.ts nextRead)
+    expect(reads).toBeLessThanOrEqual(endBlock - startBlock + 2)
     expect(reads).toBeGreaterThan(0)
-    // every stream got the same events for the blocks of the period
+    // every stream got one event for each block of the period
     const ids = (s: SseStream) =>
-      s.events.filter((e) => isFees(e) && Number(e.id) > startBlock && Number(e.id) <= startBlock + 5).map((e) => e.id)
-    const reference = ids(streams[0]!)
-    expect(reference.length).toBeGreaterThan(0)
-    for (const s of streams) expect(ids(s)).toEqual(reference)
+      s.events.filter((e) => isFees(e) && Number(e.id) > startBlock && Number(e.id) <= startBlock + 5).map((e) => Number(e.id))
+    for (const s of streams) expect(ids(s)).toEqual([1, 2, 3, 4, 5].map((i) => startBlock + i))
 
     // the per-key limit: the 201st stream of this key is refused, another key's is not
     const refused = await stream(LIVE, LOAD)

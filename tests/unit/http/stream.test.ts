@@ -11,10 +11,23 @@ const ENV = {
   REQUEST_LOG: false,
 }
 
-const state: { block: number; stale: boolean; error?: Error; historyBytes: number; gate?: Promise<void> } = {
+const state: {
+  block: number
+  stale: boolean
+  error?: Error
+  historyBytes: number
+  gate?: Promise<void>
+  intervalMs: number
+  freshUntil: number
+  /** When the hub asked the feed (fake clock). */
+  looks: number[]
+} = {
   block: 100,
   stale: false,
   historyBytes: 10,
+  intervalMs: 1_000,
+  freshUntil: 0,
+  looks: [],
 }
 const watchers = new Set<(chainId: number) => void>()
 
@@ -32,6 +45,7 @@ vi.mock('@/lib/feed/fee-window', () => ({
 }))
 vi.mock('@/lib/fees', () => ({
   getFeeReport: async () => {
+    state.looks.push(Date.now())
     if (state.gate) await state.gate
     if (state.error) throw state.error
     return {
@@ -44,10 +58,10 @@ vi.mock('@/lib/fees', () => ({
       meta: {
         chainId: 1,
         blockNumber: state.block,
-        blockIntervalMs: 1_000,
+        blockIntervalMs: state.intervalMs,
         stale: state.stale,
         fetchedAt: 0,
-        freshUntil: 0,
+        freshUntil: state.freshUntil,
         blockTimestamp: 0,
       },
     }
@@ -107,7 +121,16 @@ const fired = (chainId = 1) => {
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
-  Object.assign(state, { block: 100, stale: false, error: undefined, historyBytes: 10, gate: undefined })
+  Object.assign(state, {
+    block: 100,
+    stale: false,
+    error: undefined,
+    historyBytes: 10,
+    gate: undefined,
+    intervalMs: 1_000,
+    freshUntil: 0,
+    looks: [],
+  })
   ENV.STREAM_BUFFER_BYTES = 4_096
 })
 afterEach(async () => {
@@ -134,6 +157,25 @@ describe('the stream hub', () => {
     c.abort()
     await advance(1_000)
     expect(openStreams()).toEqual([])
+  })
+
+  test("behavior: the hub looks at the chain the moment the window's next read is due, not up to a period later", async () => {
+    // a 12-s chain: the hub's period is 1 s; the feed says the window's next read is due in 300 ms
+    state.intervalMs = 12_000
+    const c = await connect()
+    await advance(10)
+    const due = Date.now() + 300
+    state.freshUntil = due
+    state.block = 101
+    fired()
+    await advance(5)
+    state.looks = []
+    await advance(290)
+    expect(state.looks.filter((t) => t < due)).toEqual([])
+    await advance(20)
+    // the look that starts the read (lib/feed/fee-window.ts: a window past its freshness is read behind the answer)
+    expect(state.looks.some((t) => t >= due && t <= due + 5)).toBe(true)
+    c.abort()
   })
 
   test('behavior: a failing upstream is one `event: error` with the JSON error body, the stream stays open, and recovers', async () => {
