@@ -41,6 +41,8 @@ export type FeeWindow = {
   /**
    * When the next read is due, ms since the epoch: set by the feed when it reads (lib/feed/rules.ts
    * nextRead, timed on the chain's blocks), and carried with the window to the other instances.
+   * Optional, so no cache or store version bump: a window without it (from an older instance) is
+   * fresh for one period after it was read, the rule before.
    */
   nextReadAt?: number
 }

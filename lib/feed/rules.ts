@@ -74,6 +74,11 @@ export type ReadPhase = {
   lastStartedAt: number
   /** Reads in a row that found no new head although its bracket had passed (a late or missed block, a stalled chain). */
   overdue: number
+  /**
+   * How often the chain's timestamp gaps differ from its step by more than an eighth (an average
+   * over the last ~8 blocks, 0 to 1). Past IRREGULAR_LIMIT the chain has no step to time reads on.
+   */
+  irregular: number
 }
 
 /** One finished read, as the phase needs it. */
@@ -99,9 +104,19 @@ export type ReadOutcome = {
 const DECAY_SHARE = 1 / 4_096
 /** The bracket is narrow enough at this share of a step plus the read's own duration; wider, the next read probes its middle. */
 const TOLERANCE_SHARE = 1 / 16
-/** A block past its bracket is looked for again after this share of a step, while it is less than RETRY_WHILE_LATE_SHARE late. */
+/**
+ * A block past its bracket is looked for again after RETRY_SHARE of a step while it is less than
+ * RETRY_WHILE_LATE_SHARE late, then after SLOW_RETRY_SHARE while less than SLOW_RETRY_WHILE_LATE_SHARE
+ * late (then it is a missed slot or a stall: the next step).
+ */
 const RETRY_SHARE = 1 / 16
 const RETRY_WHILE_LATE_SHARE = 1 / 4
+const SLOW_RETRY_SHARE = 1 / 4
+const SLOW_RETRY_WHILE_LATE_SHARE = 7 / 8
+/** A gap off the step by more than this share of it is irregular. */
+const IRREGULAR_GAP_SHARE = 1 / 8
+/** Past this share of irregular gaps, reads are not timed on the chain's blocks. */
+const IRREGULAR_LIMIT = 1 / 4
 /** Reads are never closer than this share of a step (one's end to the next one's start). */
 const MIN_GAP_SHARE = 1 / 64
 /** A timestamp gap longer than this many mean intervals is a missed slot or a pause, not the chain's step. */
@@ -124,11 +139,17 @@ const MAX_STEP_INTERVALS = 1.5
  * - The bracket widens by 1/4096 step per read, so a node that got faster is found again (one probe
  *   per ~64 blocks) and one that got slower is seen at once: its block is past the bracket.
  * - A block past its bracket (late, a missed slot, a stalled chain) is looked for every 1/16 step while
- *   it is less than a quarter step late, then at the next step. The read that finds a late block
- *   resets the bracket to what that read knows. A stalled chain is read once per step, as before.
+ *   it is less than a quarter step late, every quarter step while less than 7/8 step late, then at
+ *   the next step: a late block still gets its own read, a missed slot costs about seven reads, and a
+ *   stalled chain is read once per step after its first. The read that finds a late block resets
+ *   the bracket to what that read knows.
  * - A bracket that contradicts itself (the node's delay changed) is reset to the last read's bounds.
- * - Chains whose interval is outside [minMs, maxMs] (sub-second blocks: several per read in any case)
- *   keep the rule before: one period (the interval within the bounds) after the read ended.
+ * - A head behind the one held (a lagging node behind a failover) says nothing of the chain's blocks:
+ *   the phase is kept, and the next read is at the held head's next bracket top.
+ * - Chains whose interval is outside [minMs, maxMs] (sub-second blocks: several per read in any case),
+ *   and chains whose timestamp gaps are irregular (more than a quarter of recent gaps off the step by
+ *   over an eighth: blocks made on demand, no slots) keep the rule before: one period (the interval
+ *   within the bounds) after the read ended.
  * Pure: the caller keeps the returned phase for the next read.
  */
 export function nextRead(
@@ -139,20 +160,31 @@ export function nextRead(
   const periodMs = Math.min(bounds.maxMs, Math.max(bounds.minMs, read.intervalMs))
   if (read.intervalMs < bounds.minMs || read.intervalMs > bounds.maxMs) return { at: read.endedAt + periodMs }
   const { startedAt: s, endedAt: e, headNumber: h, headTimestampMs: t } = read
+  const byPeriod = e + periodMs
+  if (phase && read.previousHead !== undefined && h < read.previousHead) {
+    // a lagging node's answer: nothing learned; look again at the held head's next bracket top
+    const heldNext = (read.previousHeadTimestampMs ?? t) + phase.stepMs + phase.hiMs
+    return { at: Math.min(byPeriod, Math.max(e + phase.stepMs * SLOW_RETRY_SHARE, heldNext)), phase }
+  }
   let next: ReadPhase
   if (!phase || read.previousHead === undefined) {
     const step = read.intervalMs
-    next = { loMs: s - t - step, hiMs: e - t, stepMs: step, lastStartedAt: s, overdue: 0 }
+    next = { loMs: s - t - step, hiMs: e - t, stepMs: step, lastStartedAt: s, overdue: 0, irregular: 0 }
   } else {
     const p = read.previousHead
     const decay = phase.stepMs * DECAY_SHARE
-    let { stepMs: step } = phase
+    let { stepMs: step, irregular } = phase
     let lo = phase.loMs - decay
     let hi = phase.hiMs + decay
     let overdue = 0
     if (h > p) {
       const gap = read.previousHeadTimestampMs === undefined ? undefined : t - read.previousHeadTimestampMs
-      if (h === p + 1 && gap !== undefined && gap > 0 && gap <= read.intervalMs * MAX_STEP_INTERVALS) step = gap
+      // a gap over 1.5 mean intervals is a missed slot or a pause: neither the step nor irregular
+      if (h === p + 1 && gap !== undefined && gap > 0 && gap <= read.intervalMs * MAX_STEP_INTERVALS) {
+        const off = Math.abs(gap - step) > step * IRREGULAR_GAP_SHARE ? 1 : 0
+        irregular = irregular * (7 / 8) + off / 8
+        step = gap
+      }
       // h had not arrived when the read that saw h − 1 started; h + 1 had not when this one started
       const seenLo = Math.max(h === p + 1 ? phase.lastStartedAt - t : Number.NEGATIVE_INFINITY, s - t - step)
       const seenHi = e - t
@@ -160,25 +192,27 @@ export function nextRead(
       hi = Math.min(hi, seenHi)
       if (lo >= hi) [lo, hi] = [seenLo, seenHi]
     } else {
-      // no new head: the block after the held one had not arrived when this read started
+      // the same head: the block after it had not arrived when this read started
       const earlyLo = s - (t + step)
-      if (h === p && earlyLo < hi) lo = Math.max(lo, earlyLo)
+      if (earlyLo < hi) lo = Math.max(lo, earlyLo)
       else overdue = phase.overdue + 1
     }
-    next = { loMs: lo, hiMs: hi, stepMs: step, lastStartedAt: s, overdue }
+    next = { loMs: lo, hiMs: hi, stepMs: step, lastStartedAt: s, overdue, irregular }
   }
+  if (next.irregular > IRREGULAR_LIMIT) return { at: byPeriod, phase: next }
   const step = next.stepMs
-  // the next block's timestamp: the head's plus one step (after a lagging node's answer, the held head's)
-  const expected = Math.max(t, read.previousHeadTimestampMs ?? t) + step
+  const expected = t + step
   let at: number
   if (next.overdue > 0) {
     const dueAt = expected + next.hiMs
-    if (s < dueAt + step * RETRY_WHILE_LATE_SHARE) at = s + step * RETRY_SHARE
+    const late = s - dueAt
+    if (late < step * RETRY_WHILE_LATE_SHARE) at = s + step * RETRY_SHARE
+    else if (late < step * SLOW_RETRY_WHILE_LATE_SHARE) at = s + step * SLOW_RETRY_SHARE
     else at = dueAt + Math.ceil(Math.max(0, e - dueAt) / step) * step
   } else {
     const narrow = next.hiMs - next.loMs <= step * TOLERANCE_SHARE + (e - s)
     at = expected + (narrow ? next.hiMs : (next.loMs + next.hiMs) / 2)
   }
   // never sooner than a sliver after this read, never later than one period (the rule before)
-  return { at: Math.min(e + periodMs, Math.max(e + step * MIN_GAP_SHARE, at)), phase: next }
+  return { at: Math.min(byPeriod, Math.max(e + step * MIN_GAP_SHARE, at)), phase: next }
 }

@@ -175,6 +175,9 @@ describe('the stream hub', () => {
     await advance(20)
     // the look that starts the read (lib/feed/fee-window.ts: a window past its freshness is read behind the answer)
     expect(state.looks.some((t) => t >= due && t <= due + 5)).toBe(true)
+    // the clock's earlier timer (its period from the first look) was replaced, not left to fire too
+    await advance(600)
+    expect(state.looks.filter((t) => t > due + 5 && t < due + 600)).toEqual([])
     c.abort()
   })
 
