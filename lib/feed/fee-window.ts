@@ -139,19 +139,6 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
             { minMs: MIN_TTL_MS, maxMs: MAX_TTL_MS },
           )
           st.phase = plan.phase
-          console.error(
-            'PHASE',
-            JSON.stringify({
-              chainId,
-              startedAt,
-              end: w.fetchedAt,
-              head: w.headNumber,
-              ts: w.headTimestamp,
-              iv: w.blockIntervalMs,
-              previous,
-              plan,
-            }),
-          )
           return { ...w, nextReadAt: plan.at }
         },
         (err: unknown) => {
