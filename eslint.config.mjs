@@ -54,6 +54,12 @@ export default defineConfig([
     },
   },
   {
+    // the service logs through lib/log (pino: levels, redaction, JSON); a stray console call is a
+    // leftover (middleware.ts and instrumentation.ts write their one configuration line themselves)
+    files: ['lib/**', 'app/**'],
+    rules: { 'no-console': 'error' },
+  },
+  {
     // the pure core: no framework, no network, no store, no process
     files: ['lib/core/**'],
     rules: {
