@@ -26,10 +26,17 @@ test.describe('chain view /networks/31337', () => {
     expect(shown.priorityFeeTrend).toBe(api.body.priorityFeeTrend)
     expect(shown.latestPriorityFeeRange).toEqual(api.body.latestPriorityFeeRange)
     expect(shown.historicalPriorityFeeRange).toEqual(api.body.historicalPriorityFeeRange)
-    // and what a person reads is the shortened form of the exact value
-    const medium = page.getByTestId('medium-max-fee')
-    const exact = await medium.getAttribute('data-value')
-    await expect(medium).toHaveAttribute('title', `${exact} gwei`)
+    // and what a person reads is the shortened form of the exact value (both read at once: the page
+    // moves to the next block's numbers every block)
+    const [exact, title, text] = await page
+      .getByTestId('medium-max-fee')
+      .evaluate((el) => [el.getAttribute('data-value') ?? '', el.getAttribute('title'), el.textContent ?? ''])
+    expect(exact).toMatch(/^\d+(\.\d+)?$/)
+    expect(title).toBe(`${exact} gwei`)
+    const read = text.match(/\d+(\.(\d+))?/)
+    expect(read, text).not.toBeNull()
+    const decimals = read![2]?.length ?? 0
+    expect(Math.abs(Number(read![0]) - Number(exact))).toBeLessThanOrEqual(0.5 * 10 ** -decimals + 1e-12)
   })
 
   test('updates by itself as blocks arrive', async ({ page }) => {
