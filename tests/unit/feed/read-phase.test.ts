@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { nextRead, type ReadPhase } from '@/lib/feed/rules'
-import { newHeads, random, READ_BOUNDS, simulateReads, type SimChain } from '@/scripts/bench/read-timing'
+import { newHeads, random, READ_BOUNDS, simulateReads, type SimChain, type SimOptions } from '@/scripts/bench/read-timing'
 
 const BOUNDS = READ_BOUNDS
 type Chain = SimChain
@@ -14,6 +14,10 @@ const anvil = (delayMs: number, skewMs = 0): Chain => ({
   arrivalMs: (n) => EPOCH + n * 2_000 + delayMs,
 })
 
+/** 1,000 blocks of a 2-s chain read from 4.3 s in, with the given seed and options. */
+const twoSecondReads = (chain: Chain, seed: number, extra: Partial<SimOptions> = {}) =>
+  simulate(chain, { startMs: EPOCH + 4_333, untilMs: EPOCH + 2_000 * 1_000, intervalMs: 2_000, seed, ...extra })
+
 describe('nextRead: one read per new block, soon after it lands', () => {
   test.each([
     ['blocks 0.9 s after their timestamp', anvil(900), 1],
@@ -26,13 +30,7 @@ describe('nextRead: one read per new block, soon after it lands', () => {
     'behavior: %s: after the first blocks, every block is read once, within a fraction of an interval',
     (_, chain, seed, intervalMs = 2_000) => {
       const slow = seed === 4
-      const reads = simulate(chain, {
-        startMs: EPOCH + 4_333,
-        untilMs: EPOCH + 2_000 * 1_000,
-        intervalMs,
-        seed,
-        ...(slow ? { rttMs: [200, 600] as [number, number], slackMs: 40 } : {}),
-      })
+      const reads = twoSecondReads(chain, seed, { intervalMs, ...(slow ? { rttMs: [200, 600] as [number, number], slackMs: 40 } : {}) })
       const heads = newHeads(reads, chain)
       // the first reads find the phase (probes of the bracket's middle)
       const settled = heads.filter((h) => h.head > 20)
@@ -54,13 +52,7 @@ describe('nextRead: one read per new block, soon after it lands', () => {
     // the control: the same simulation with the rule before (one interval after the read ended, plus
     // the stream clock's look period of up to a quarter interval) misses blocks, so the test above can fail
     const chain = anvil(900)
-    const reads = simulate(chain, {
-      startMs: EPOCH + 4_333,
-      untilMs: EPOCH + 2_000 * 1_000,
-      intervalMs: 2_000,
-      seed: 9,
-      planner: (r, rnd) => r.endedAt + 2_000 + rnd() * 500,
-    })
+    const reads = twoSecondReads(chain, 9, { planner: (r, rnd) => r.endedAt + 2_000 + rnd() * 500 })
     const skipped = newHeads(reads, chain).filter((h) => h.step > 1).length
     expect(skipped).toBeGreaterThan(50)
   })
@@ -91,13 +83,7 @@ describe('nextRead: one read per new block, soon after it lands', () => {
 
   test("behavior: a lagging node's answers (one block behind, on one read in five) neither stop the reads nor loop them", () => {
     const chain = anvil(900)
-    const reads = simulate(chain, {
-      startMs: EPOCH + 4_333,
-      untilMs: EPOCH + 2_000 * 1_000,
-      intervalMs: 2_000,
-      seed: 41,
-      lagging: (rnd) => rnd() < 0.2,
-    })
+    const reads = twoSecondReads(chain, 41, { lagging: (rnd) => rnd() < 0.2 })
     const heads = newHeads(reads, chain).filter((h) => h.head > 20)
     const blocks = reads.at(-1)!.head - 20
     // a read answered by the lagging node is spent; the phase is kept, so the block is read soon after
