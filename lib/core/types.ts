@@ -45,6 +45,34 @@ export type FeeWindow = {
    * fresh for one period after it was read, the rule before.
    */
   nextReadAt?: number
+  /**
+   * The read timing's state after this read (lib/feed/rules.ts nextRead), carried with the window so
+   * that whichever instance reads next continues from it (it includes when this read started).
+   */
+  readPhase?: ReadPhase
+}
+
+/**
+ * Where a chain's next block is expected to reach the node, relative to its timestamp: a bracket
+ * (loMs, hiMs] learned from the reads themselves (lib/feed/rules.ts nextRead). A node's constant clock skew (a
+ * replay node serving old timestamps) is inside both bounds and cancels out.
+ */
+export type ReadPhase = {
+  /** A block reaches the node more than this after its timestamp, ms. */
+  loMs: number
+  /** ... and at most this after it, ms. */
+  hiMs: number
+  /** The timestamp step between consecutive blocks, ms (the last one seen; the measured mean interval before). */
+  stepMs: number
+  /** When the last read started, ms since the epoch. */
+  lastStartedAt: number
+  /** Reads in a row that found no new head although its bracket had passed (a late or missed block, a stalled chain). */
+  overdue: number
+  /**
+   * How often the chain's timestamp gaps differ from its step by more than an eighth (an average
+   * over the last ~8 blocks, 0 to 1). Past IRREGULAR_LIMIT the chain has no step to time reads on.
+   */
+  irregular: number
 }
 
 /** The same window with amounts as bigint wei, for the math. */

@@ -13,7 +13,7 @@ import { sharedStoreConfigured } from '../store/client'
 import { getSharedWindow, lockChainRead, putSharedWindow, unlockChainRead } from '../store/store'
 import { withDeadline } from '../core/deadline'
 import { readFeeWindow } from '../upstream/read-fee-window'
-import { backoffMs, decide, nextRead, type ReadPhase } from './rules'
+import { backoffMs, decide, nextRead } from './rules'
 import { INSTANCE_LOCAL_TAG } from '../store/next-cache-handler.mjs'
 import { readThroughSharedStore, type SharedWindowStore } from './shared-read'
 
@@ -35,8 +35,6 @@ type ChainState = {
   /** A read started behind an answer is under way. */
   refreshing?: boolean
   failure?: { error: Error; until: number }
-  /** When this process's reads start relative to the chain's blocks (rules.ts nextRead). */
-  phase?: ReadPhase
 }
 
 /** The Redis store for a chain's windows read from these nodes. */
@@ -107,7 +105,9 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
     const read = () => {
       const started = performance.now()
       const startedAt = Date.now()
-      const previous = st.window && { head: st.window.headNumber, timestampMs: st.window.headTimestamp * 1000 }
+      // the read timing continues from the window held, whichever instance read it (its phase says
+      // when that read started, and it saw this head)
+      const previous = st.window && { head: st.window.headNumber, timestampMs: st.window.headTimestamp * 1000, phase: st.window.readPhase }
       const timed = () => observeSeconds('gas_api_upstream_read_duration_seconds', { chain: chainId }, (performance.now() - started) / 1000)
       return readFeeWindow({
         chainId,
@@ -126,7 +126,7 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
           count('gas_api_upstream_reads_total', { chain: chainId, result: 'ok' })
           // the next read, timed on the chain's blocks (one read per new block, soon after it lands)
           const plan = nextRead(
-            st.phase,
+            previous?.phase,
             {
               startedAt,
               endedAt: w.fetchedAt,
@@ -138,8 +138,7 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
             },
             { minMs: MIN_TTL_MS, maxMs: MAX_TTL_MS },
           )
-          st.phase = plan.phase
-          return { ...w, nextReadAt: plan.at }
+          return { ...w, nextReadAt: plan.at, ...(plan.phase ? { readPhase: plan.phase } : {}) }
         },
         (err: unknown) => {
           timed()

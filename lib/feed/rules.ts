@@ -1,8 +1,10 @@
 /**
  * The feed's freshness, grace and failure rules, as one pure function of the state and the clock:
- * what a request gets, and whether a read should start. No I/O, no timers: lib/feed/fee-window.ts
- * applies the decision (and the tests drive it with literal clocks).
+ * what a request gets, and whether a read should start; and when the next read is due (nextRead).
+ * No I/O, no timers: lib/feed/fee-window.ts applies the decisions (and the tests drive them with
+ * literal clocks).
  */
+import type { ReadPhase } from '../core/types'
 
 /** What the rules need to know of a chain's state. */
 export type FeedState = {
@@ -58,28 +60,7 @@ export function backoffMs(unsupportedFeeMarket: boolean, hadWindow: boolean): nu
   return unsupportedFeeMarket && !hadWindow ? 300_000 : 1_000
 }
 
-/**
- * Where a chain's next block is expected to reach the node, relative to its timestamp: a bracket
- * (loMs, hiMs] learned from the reads themselves (nextRead below). A node's constant clock skew (a
- * replay node serving old timestamps) is inside both bounds and cancels out.
- */
-export type ReadPhase = {
-  /** A block reaches the node more than this after its timestamp, ms. */
-  loMs: number
-  /** ... and at most this after it, ms. */
-  hiMs: number
-  /** The timestamp step between consecutive blocks, ms (the last one seen; the measured mean interval before). */
-  stepMs: number
-  /** When the last read started, ms since the epoch. */
-  lastStartedAt: number
-  /** Reads in a row that found no new head although its bracket had passed (a late or missed block, a stalled chain). */
-  overdue: number
-  /**
-   * How often the chain's timestamp gaps differ from its step by more than an eighth (an average
-   * over the last ~8 blocks, 0 to 1). Past IRREGULAR_LIMIT the chain has no step to time reads on.
-   */
-  irregular: number
-}
+export type { ReadPhase } from '../core/types'
 
 /** One finished read, as the phase needs it. */
 export type ReadOutcome = {
