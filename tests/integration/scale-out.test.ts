@@ -124,6 +124,18 @@ describe('two instances, one Redis', () => {
         const value = await c.get(key).catch(() => null)
         expect(value ?? '', key).not.toContain('baseFeePerGas')
       }
+      // the published window carries when its next read is due and the read timing's state, so the
+      // instance that reads next continues from it (lib/feed/rules.ts nextRead)
+      const [windowKey] = await redisKeys('gas-api:v3:window:*')
+      const published = JSON.parse((await c.get(windowKey!)) ?? 'null') as {
+        fetchedAt: number
+        nextReadAt?: number
+        readPhase?: { loMs: number; hiMs: number; stepMs: number; lastStartedAt: number }
+      }
+      expect(published.nextReadAt).toBeGreaterThan(published.fetchedAt)
+      expect(published.readPhase?.lastStartedAt).toBeLessThanOrEqual(published.fetchedAt)
+      expect(published.readPhase!.hiMs).toBeGreaterThan(published.readPhase!.loMs)
+      expect(published.readPhase!.stepMs).toBeGreaterThan(0)
     } finally {
       c.destroy()
     }
