@@ -142,10 +142,13 @@ export function nextRead(
   if (read.intervalMs < bounds.minMs || read.intervalMs > bounds.maxMs) return { at: read.endedAt + periodMs }
   const { startedAt: s, endedAt: e, headNumber: h, headTimestampMs: t } = read
   const byPeriod = e + periodMs
+  // a phase that came through JSON from elsewhere and is not whole starts over
+  if (phase && !wholePhase(phase)) phase = undefined
   if (phase && read.previousHead !== undefined && h < read.previousHead) {
-    // a lagging node's answer: nothing learned; look again at the held head's next bracket top
+    // a lagging node's answer: nothing learned; look again at the held head's next bracket top. The
+    // window held next is this one (head h): no read start is known to precede h + 1's arrival (0)
     const heldNext = (read.previousHeadTimestampMs ?? t) + phase.stepMs + phase.hiMs
-    return { at: Math.min(byPeriod, Math.max(e + phase.stepMs * SLOW_RETRY_SHARE, heldNext)), phase }
+    return { at: Math.min(byPeriod, Math.max(e + phase.stepMs * SLOW_RETRY_SHARE, heldNext)), phase: { ...phase, lastStartedAt: 0 } }
   }
   let next: ReadPhase
   if (!phase || read.previousHead === undefined) {
@@ -195,5 +198,14 @@ export function nextRead(
     at = expected + (narrow ? next.hiMs : (next.loMs + next.hiMs) / 2)
   }
   // never sooner than a sliver after this read, never later than one period (the rule before)
-  return { at: Math.min(byPeriod, Math.max(e + step * MIN_GAP_SHARE, at)), phase: next }
+  const bounded = Math.min(byPeriod, Math.max(e + step * MIN_GAP_SHARE, at))
+  return Number.isFinite(bounded) && wholePhase(next) ? { at: bounded, phase: next } : { at: byPeriod }
+}
+
+/** Every field a finite number and a positive step (a phase read back from JSON may be neither). */
+function wholePhase(p: ReadPhase): boolean {
+  return (
+    [p.loMs, p.hiMs, p.stepMs, p.lastStartedAt, p.overdue, p.irregular].every((v) => typeof v === 'number' && Number.isFinite(v)) &&
+    p.stepMs > 0
+  )
 }

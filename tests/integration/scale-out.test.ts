@@ -133,6 +133,7 @@ describe('two instances, one Redis', () => {
         readPhase?: { loMs: number; hiMs: number; stepMs: number; lastStartedAt: number }
       }
       expect(published.nextReadAt).toBeGreaterThan(published.fetchedAt)
+      expect(published.readPhase, 'the published window has no readPhase').toBeDefined()
       expect(published.readPhase?.lastStartedAt).toBeLessThanOrEqual(published.fetchedAt)
       expect(published.readPhase!.hiMs).toBeGreaterThan(published.readPhase!.loMs)
       expect(published.readPhase!.stepMs).toBeGreaterThan(0)

@@ -150,6 +150,26 @@ describe('nextRead: one read per new block, soon after it lands', () => {
     }
   })
 
+  test('errors: a phase that is not whole (from JSON elsewhere) starts over; a lagging answer forgets when the last read started', () => {
+    const read = {
+      startedAt: EPOCH + 2_500,
+      endedAt: EPOCH + 2_520,
+      headNumber: 11,
+      headTimestampMs: EPOCH + 2_000,
+      intervalMs: 2_000,
+      previousHead: 10,
+      previousHeadTimestampMs: EPOCH,
+    }
+    const broken = { loMs: null, hiMs: 900, stepMs: 2_000, lastStartedAt: EPOCH, overdue: 0, irregular: 0 } as unknown as ReadPhase
+    const plan = nextRead(broken, read, BOUNDS)
+    expect(Number.isFinite(plan.at)).toBe(true)
+    expect(plan.at).toBeGreaterThan(read.endedAt)
+    expect(plan.phase).toEqual(nextRead(undefined, read, BOUNDS).phase)
+    const phase: ReadPhase = { loMs: 100, hiMs: 900, stepMs: 2_000, lastStartedAt: EPOCH + 2_100, overdue: 0, irregular: 0 }
+    const lagging = nextRead(phase, { ...read, headNumber: 9, headTimestampMs: EPOCH - 2_000 }, BOUNDS)
+    expect(lagging.phase).toEqual({ ...phase, lastStartedAt: 0 })
+  })
+
   test('behavior: a read that finds no new head before the bracket has passed narrows it; past it, the block is looked for again soon', () => {
     const phase: ReadPhase = { loMs: 100, hiMs: 900, stepMs: 2_000, lastStartedAt: EPOCH, overdue: 0, irregular: 0 }
     const read = { endedAt: 0, headNumber: 10, headTimestampMs: EPOCH, intervalMs: 2_000, previousHead: 10, previousHeadTimestampMs: EPOCH }
