@@ -102,12 +102,14 @@ function loadWindow(chainId: number): Promise<FeeWindow> {
   if (!st.inflight) {
     const env = getServerEnv()
     const policy = feePolicyOf(st.chain)
-    const read = () => {
+    const read = (published?: FeeWindow) => {
       const started = performance.now()
       const startedAt = Date.now()
-      // the read timing continues from the window held, whichever instance read it (its phase says
-      // when that read started, and it saw this head)
-      const previous = st.window && { head: st.window.headNumber, timestampMs: st.window.headTimestamp * 1000, phase: st.window.readPhase }
+      // the read timing continues from the newest window known, whichever instance read it (its
+      // phase says when that read started, and it saw this head): one another instance published
+      // while this one was not asked, else the one held
+      const base = published ?? st.window
+      const previous = base && { head: base.headNumber, timestampMs: base.headTimestamp * 1000, phase: base.readPhase }
       const timed = () => observeSeconds('gas_api_upstream_read_duration_seconds', { chain: chainId }, (performance.now() - started) / 1000)
       return readFeeWindow({
         chainId,

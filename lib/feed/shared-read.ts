@@ -22,8 +22,11 @@ export type SharedReadParams = {
   minHeadNumber: number
   /** ... and is still fresh. */
   isFresh: (window: FeeWindow) => boolean
-  /** The upstream read. */
-  read: () => Promise<FeeWindow>
+  /**
+   * The upstream read. `published`: the newest window another instance published, newer than ours
+   * but no longer fresh (the read continues its read timing from it); undefined when there is none.
+   */
+  read: (published?: FeeWindow) => Promise<FeeWindow>
   /** How long a published window is kept in the store, ms. */
   publishTtlMs: number
   /** Longest the lock is held (longer than any read it guards; a crashed holder's lock expires), ms. */
@@ -35,8 +38,11 @@ export type SharedReadParams = {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-const usable = (p: SharedReadParams, w: FeeWindow | null | Unavailable): w is FeeWindow =>
-  w !== null && w !== UNAVAILABLE && w.fetchedAt > p.newerThan && w.headNumber >= p.minHeadNumber && p.isFresh(w)
+/** Newer than ours and from a node not behind ours (fresh or not). */
+const newer = (p: SharedReadParams, w: FeeWindow | null | Unavailable): w is FeeWindow =>
+  w !== null && w !== UNAVAILABLE && w.fetchedAt > p.newerThan && w.headNumber >= p.minHeadNumber
+
+const usable = (p: SharedReadParams, w: FeeWindow | null | Unavailable): w is FeeWindow => newer(p, w) && p.isFresh(w)
 
 /** Another machine's clock may run ahead: a window never counts as read later than now here. */
 const joined = (w: FeeWindow) => ({ window: { ...w, fetchedAt: Math.min(w.fetchedAt, Date.now()) }, source: 'joined' as const })
@@ -60,7 +66,7 @@ export async function readThroughSharedStore(p: SharedReadParams): Promise<{ win
         // the holder before us may have published between our get and our lock
         const again = await p.store.get(p.chainId)
         if (usable(p, again)) return joined(again)
-        const window = await p.read()
+        const window = await p.read(newer(p, again) ? again : undefined)
         await p.store.put(p.chainId, window, p.publishTtlMs)
         return { window, source: 'led' }
       } finally {

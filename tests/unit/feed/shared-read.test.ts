@@ -40,17 +40,24 @@ function memoryStore(
 
 function upstream(delayMs = 30) {
   const calls: number[] = []
+  const given: (FeeWindow | undefined)[] = []
   return {
     calls,
-    read: async () => {
+    given,
+    read: async (published?: FeeWindow) => {
       calls.push(Date.now())
+      given.push(published)
       await new Promise((r) => setTimeout(r, delayMs))
       return { ...makeWindow({ baseFees: [1n, 2n], next: 3n }), fetchedAt: Date.now() }
     },
   }
 }
 
-const params = (store: SharedWindowStore, read: () => Promise<FeeWindow>, over: Partial<SharedReadParams> = {}): SharedReadParams => ({
+const params = (
+  store: SharedWindowStore,
+  read: (published?: FeeWindow) => Promise<FeeWindow>,
+  over: Partial<SharedReadParams> = {},
+): SharedReadParams => ({
   store,
   chainId: 1,
   newerThan: 0,
@@ -90,11 +97,14 @@ describe('readThroughSharedStore', () => {
       [100, 50],
     ] as const) {
       const store = memoryStore()
-      store.windows.set(1, { ...makeWindow({ baseFees: [1n], next: 1n }), fetchedAt: Date.now() - fetchedAgo })
+      const published = { ...makeWindow({ baseFees: [1n], next: 1n }), fetchedAt: Date.now() - fetchedAgo }
+      store.windows.set(1, published)
       const node = upstream(1)
       const r = await readThroughSharedStore(params(store, node.read, { newerThan: Date.now() - newerThanAgo }))
       expect(r.source).toBe('led')
       expect(node.calls).toHaveLength(1)
+      // an expired window newer than ours is handed to the read (its read timing goes on from it); one not newer is not
+      expect(node.given).toEqual([fetchedAgo === 1_500 ? published : undefined])
     }
   })
 
