@@ -157,7 +157,7 @@ const tickMs = (hub: Hub) => Math.min(1_000, Math.max(100, hub.intervalMs / 4))
  * due (the feed times reads on the chain's blocks; a look at that moment starts the read, so a new
  * block's event is not held back by up to a period).
  */
-export function nextLookIn(periodMs: number, freshUntil: number | undefined, now: number): number {
+function nextLookIn(periodMs: number, freshUntil: number | undefined, now: number): number {
   if (freshUntil === undefined || freshUntil <= now) return periodMs
   return Math.min(periodMs, freshUntil - now + 1)
 }

@@ -4,10 +4,11 @@
  * it, and the read ends a round trip after it started. Deterministic (seeded), so a failure replays.
  * Used by tests/unit/feed/read-phase.test.ts and by `npm run bench:read-timing`.
  */
+import { MAX_CACHE_PERIOD_MS, MIN_CACHE_PERIOD_MS } from '../../lib/core/estimator'
 import { nextRead, type ReadPhase } from '../../lib/feed/rules'
 
 /** The feed's bounds on the read period (lib/feed/fee-window.ts: 1 s to 60 s). */
-export const READ_BOUNDS = { minMs: 1_000, maxMs: 60_000 }
+export const READ_BOUNDS = { minMs: MIN_CACHE_PERIOD_MS, maxMs: MAX_CACHE_PERIOD_MS }
 
 /** A deterministic pseudo-random sequence in [0, 1) (xorshift32). */
 export function random(seed: number): () => number {
@@ -136,7 +137,7 @@ function slotChain(epochMs: number, missRate: number, delayMs: number, seed: num
 }
 
 /** Blocks made on demand: timestamp gaps of 1, 2 or 3 s, each block reaching the node 300 ms after its timestamp. */
-function irregularChain(epochMs: number, seed: number): SimChain {
+export function irregularChain(epochMs: number, seed: number): SimChain {
   const rnd = random(seed)
   const ts: number[] = [epochMs]
   const at = (n: number) => {

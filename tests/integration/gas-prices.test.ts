@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { ErrorBodySchema, GasPricesSchema, SuggestedGasFeesSchema } from '@/lib/core/schemas'
 import { formatGwei, parseGwei } from '@/lib/core/units'
 import { rpc } from '@/scripts/devnet/json-rpc'
-import { api, basic, ctx, currentAnswer, eventually, staleAnswer } from './helpers'
+import { api, basic, ctx, eventually, setFlakyMode, staleAfterHang } from './helpers'
 import { legacyBlocks, seedLegacyBlocks, SEEDED_PRICES } from './legacy-chain'
 
 const SEEDED = 30
@@ -121,20 +121,13 @@ describe('the same auth, errors, headers and rate limits as the other endpoints'
   })
 
   test('behavior: a failing node: the last prices marked stale (same block, same body), then current again', async () => {
-    const { chains, flakyNode, rpcTimeoutMs } = ctx()
-    const setMode = (mode: string) => fetch(`${flakyNode}/__mode/${mode}`, { method: 'POST' })
+    const { chains, rpcTimeoutMs } = ctx()
     const path = `/networks/${chains.flaky}/gasPrices`
-    await setMode('ok')
+    await setFlakyMode('ok')
     try {
-      const fresh = await currentAnswer(path)
-      await setMode('hang')
-      const stale = await staleAnswer(path, 'a stale answer', 20 * rpcTimeoutMs)
-      expect(stale.headers.get('cache-control')).toBe('no-store')
-      expect(stale.headers.get('warning')).toMatch(/^110 /)
-      expect(stale.headers.get('x-block-number')).toBe(fresh.headers.get('x-block-number'))
-      expect(stale.body).toEqual(fresh.body)
+      await staleAfterHang(path, 20 * rpcTimeoutMs)
     } finally {
-      await setMode('ok')
+      await setFlakyMode('ok')
     }
     await eventually(async () => {
       const res = await api(path)

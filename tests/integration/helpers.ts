@@ -1,4 +1,4 @@
-import { inject } from 'vitest'
+import { expect, inject } from 'vitest'
 import { formatGwei } from 'viem'
 import { at } from '../support/at'
 import { assertContract } from '../support/contract'
@@ -139,4 +139,22 @@ export function staleAnswer(path: string, what: string, timeoutMs: number) {
     what,
     timeoutMs,
   )
+}
+
+/** Breaks or mends the flaky chain's fake node (`ok`, `hang`, …: tests/support/fake-rpc.ts). */
+export const setFlakyMode = (mode: string) => fetch(`${ctx().flakyNode}/__mode/${mode}`, { method: 'POST' })
+
+/**
+ * A current answer from `path` on the flaky chain; then, with its node hanging, the last window:
+ * marked stale (no-store, a 110 Warning), the same block and the same body. Leaves the node hanging.
+ */
+export async function staleAfterHang(path: string, timeoutMs: number) {
+  const fresh = await currentAnswer(path)
+  await setFlakyMode('hang')
+  const stale = await staleAnswer(path, 'a stale answer', timeoutMs)
+  expect(stale.headers.get('cache-control')).toBe('no-store')
+  expect(stale.headers.get('warning')).toMatch(/^110 /)
+  expect(stale.headers.get('x-block-number')).toBe(fresh.headers.get('x-block-number'))
+  expect(stale.body).toEqual(fresh.body)
+  return { fresh, stale }
 }

@@ -1,7 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { api, ctx, eventually, metrics } from './helpers'
-
-const setMode = (mode: string) => fetch(`${ctx().flakyNode}/__mode/${mode}`, { method: 'POST' })
+import { api, ctx, eventually, metrics, setFlakyMode as setMode } from './helpers'
 
 async function counter(re: RegExp): Promise<number> {
   const text = String((await metrics()).body)

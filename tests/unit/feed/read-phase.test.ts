@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { nextRead, type ReadPhase } from '@/lib/feed/rules'
-import { newHeads, random, READ_BOUNDS, simulateReads, type SimChain, type SimOptions } from '@/scripts/bench/read-timing'
+import {
+  irregularChain,
+  newHeads,
+  READ_BOUNDS,
+  simulateReads,
+  steadyChain,
+  type SimChain,
+  type SimOptions,
+} from '@/scripts/bench/read-timing'
 
 const BOUNDS = READ_BOUNDS
 type Chain = SimChain
@@ -9,10 +17,8 @@ const simulate = simulateReads
 
 // a 2-s chain like anvil's: whole-second timestamps, blocks reaching the node 0.9 s after theirs
 const EPOCH = 1_700_000_000_000
-const anvil = (delayMs: number, skewMs = 0): Chain => ({
-  timestampMs: (n) => EPOCH + n * 2_000 - skewMs,
-  arrivalMs: (n) => EPOCH + n * 2_000 + delayMs,
-})
+const anvil = (delayMs: number, skewMs = 0): Chain =>
+  steadyChain({ epochMs: EPOCH, stepMs: 2_000, delayMs: [delayMs, delayMs], seed: 1, skewMs })
 
 /** 1,000 blocks of a 2-s chain read from 4.3 s in, with the given seed and options. */
 const twoSecondReads = (chain: Chain, seed: number, extra: Partial<SimOptions> = {}) =>
@@ -69,11 +75,8 @@ describe('nextRead: one read per new block, soon after it lands', () => {
   })
 
   test('behavior: a chain without a steady step (blocks on demand, gaps of 1–3 s) is read once per interval, never in a loop', () => {
-    const rnd = random(31)
-    const ts: number[] = [EPOCH]
-    for (let n = 1; n <= 1_200; n++) ts.push(ts[n - 1]! + 1_000 * (1 + Math.floor(rnd() * 3)))
-    const chain: Chain = { timestampMs: (n) => ts[n]!, arrivalMs: (n) => ts[n]! + 300 }
-    const reads = simulate(chain, { startMs: EPOCH + 400, untilMs: ts[1_000]!, intervalMs: 2_000, seed: 32 })
+    const chain = irregularChain(EPOCH, 31)
+    const reads = simulate(chain, { startMs: EPOCH + 400, untilMs: chain.timestampMs(1_000), intervalMs: 2_000, seed: 32 })
     const late = reads.filter((r) => r.startedAt > EPOCH + 60_000)
     const span = late.at(-1)!.startedAt - late[0]!.startedAt
     // the rule before: one read per interval (plus the read's own time)
