@@ -214,6 +214,18 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
    * stale, seconds; unset: max(60, 10 × the measured block interval); 0: never (recorded test chains).
    */
   MAX_HEAD_AGE_SECONDS: z.coerce.number().int().min(0).max(31_536_000).optional(),
+  /**
+   * How long a chain stays warm after its last request or stream subscriber, seconds: while warm, the
+   * service reads it on its block timing (at most one read per block), so a client that asks now and
+   * then gets the head; after it, no reads. 0: never warm (every request past its window's next read
+   * waits up to FEED_WAIT_MS for that read).
+   */
+  FEED_WARM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(180),
+  /**
+   * Longest a request that finds its window past its next read waits for that read before it is
+   * answered from the older window, ms (what a client sees on Vercel, where nothing runs between requests).
+   */
+  FEED_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
   /** Default quota per API key. */
   RATE_LIMIT: RatePolicySchema.default({ limit: 1200, windowSeconds: 60 }),
   /** Per-key quotas: `key=requests/seconds` entries, comma-separated. */
@@ -297,6 +309,8 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     RPC_TIMEOUT_MS: source.RPC_TIMEOUT_MS || undefined,
     MAX_STALE_SECONDS: source.MAX_STALE_SECONDS || undefined,
     MAX_HEAD_AGE_SECONDS: source.MAX_HEAD_AGE_SECONDS || undefined,
+    FEED_WARM_SECONDS: source.FEED_WARM_SECONDS || undefined,
+    FEED_WAIT_MS: source.FEED_WAIT_MS || undefined,
     RATE_LIMIT: source.RATE_LIMIT || undefined,
     RATE_LIMITS: source.RATE_LIMITS || undefined,
     REDIS_URL: source.REDIS_URL || undefined,

@@ -1,6 +1,7 @@
 import { DEFAULT_FEE_POLICY, type ChainFeePolicy } from './chain-policy'
 import { maxOf, median, midRank, percentileNearestRank, range, sortAscending } from './statistics'
 import type { FeeData, LevelEstimate, Urgency } from './types'
+import { answerAgeBlocks } from './freshness'
 import { mulDivCeil } from './units'
 
 /**
@@ -101,19 +102,6 @@ export function maxBaseFeeRisePpm(
   return rise > PPM ? PPM : rise
 }
 
-/**
- * How many blocks old an answer can be when a client uses it: three cache periods. The service calls
- * a window current for up to three periods (lib/feed/rules.ts STALE_PERIODS: fresh for one, then
- * while the next read runs), and a client may keep a fresh answer for its max-age (at most the rest
- * of the first period); a cache period is the block interval, but never under 1 s.
- */
-export function answerAgeBlocks(blockIntervalMs: number): number {
-  const periodMs = Math.min(MAX_CACHE_PERIOD_MS, Math.max(MIN_CACHE_PERIOD_MS, blockIntervalMs))
-  return Math.ceil((3 * periodMs) / Math.max(1, blockIntervalMs) - 1e-9)
-}
-/** Cache freshness bounds: about one block interval, but not below 1 s (unstable_cache's unit) or above 60 s. */
-export const MIN_CACHE_PERIOD_MS = 1_000
-export const MAX_CACHE_PERIOD_MS = 60_000
 
 function rewardAt(data: FeeData, block: number, percentile: number): bigint | undefined {
   const column = data.rewardPercentiles.indexOf(percentile)

@@ -4,7 +4,8 @@ import { unstable_cache } from 'next/cache'
 import { after } from 'next/server'
 import { feePolicyOf, type ChainConfig } from '../chains/registry'
 import { getServerEnv } from '../env'
-import { MAX_CACHE_PERIOD_MS, MIN_CACHE_PERIOD_MS, REWARD_PERCENTILES } from '../core/estimator'
+import { REWARD_PERCENTILES } from '../core/estimator'
+import { MAX_PERIOD_MS, MIN_PERIOD_MS } from '../core/freshness'
 import type { FeeWindow } from '../core/types'
 import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../core/errors'
 import { count, observeSeconds } from '../metrics/registry'
@@ -13,7 +14,8 @@ import { sharedStoreConfigured } from '../store/client'
 import { getSharedWindow, lockChainRead, putSharedWindow, unlockChainRead } from '../store/store'
 import { withDeadline } from '../core/deadline'
 import { readFeeWindow } from '../upstream/read-fee-window'
-import { backoffMs, decide, nextRead } from './rules'
+import { backoffMs, decide } from './rules'
+import { nextRead } from './read-timing'
 import { INSTANCE_LOCAL_TAG } from '../store/next-cache-handler.mjs'
 import { readThroughSharedStore, type SharedWindowStore } from './shared-read'
 
@@ -22,8 +24,8 @@ export const HISTORY_BLOCKS = 500
 /** Bump when FeeWindow's shape changes, so old Data Cache entries are not read. */
 const CACHE_VERSION = 'fee-window-v4'
 /** Cache freshness bounds: about one block interval, but not below 1 s (unstable_cache's unit) or above 60 s. */
-const MIN_TTL_MS = MIN_CACHE_PERIOD_MS
-const MAX_TTL_MS = MAX_CACHE_PERIOD_MS
+const MIN_TTL_MS = MIN_PERIOD_MS
+const MAX_TTL_MS = MAX_PERIOD_MS
 
 /** A window as served: whether it is stale (the upstream failed and this is the last good one). */
 export type CachedFeeWindow = { window: FeeWindow; stale: boolean; freshUntil: number }

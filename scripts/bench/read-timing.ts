@@ -4,11 +4,11 @@
  * it, and the read ends a round trip after it started. Deterministic (seeded), so a failure replays.
  * Used by tests/unit/feed/read-phase.test.ts and by `npm run bench:read-timing`.
  */
-import { MAX_CACHE_PERIOD_MS, MIN_CACHE_PERIOD_MS } from '../../lib/core/estimator'
-import { nextRead, type ReadPhase } from '../../lib/feed/rules'
+import { MAX_PERIOD_MS, MIN_PERIOD_MS } from '../../lib/core/freshness'
+import { nextRead, type ReadPhase } from '../../lib/feed/read-timing'
 
 /** The feed's bounds on the read period (lib/feed/fee-window.ts: 1 s to 60 s). */
-export const READ_BOUNDS = { minMs: MIN_CACHE_PERIOD_MS, maxMs: MAX_CACHE_PERIOD_MS }
+export const READ_BOUNDS = { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS }
 
 /** A deterministic pseudo-random sequence in [0, 1) (xorshift32). */
 export function random(seed: number): () => number {

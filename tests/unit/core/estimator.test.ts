@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { chainFeePolicy, DEFAULT_FEE_POLICY } from '@/lib/core/chain-policy'
+import { answerAgeBlocks } from '@/lib/core/freshness'
 import {
   LEVEL_SETTINGS,
   REWARD_PERCENTILES,
-  answerAgeBlocks,
   baseFeeStats,
   congestion,
   baseFeeTrend,

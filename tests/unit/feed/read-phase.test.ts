@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { nextRead, type ReadPhase } from '@/lib/feed/rules'
+import { nextRead, type ReadPhase } from '@/lib/feed/read-timing'
 import {
   irregularChain,
   newHeads,

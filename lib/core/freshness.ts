@@ -1,0 +1,49 @@
+/**
+ * The feed's freshness constants, in one place: how long a window is fresh (the period, one block
+ * interval within [1 s, 60 s]), when a served answer is called stale (STALE_PERIODS), how old an
+ * answer a client may act on (answerAgeBlocks: the max fee's headroom covers it), and the hard
+ * ceiling on upstream reads (MAX_READS_PER_PERIOD). Pure numbers: lib/feed applies them, the
+ * estimator sizes its headroom on them.
+ */
+
+/** The period's bounds: about one block interval, but not below 1 s (unstable_cache's unit) or above 60 s. */
+export const MIN_PERIOD_MS = 1_000
+export const MAX_PERIOD_MS = 60_000
+
+/** A chain's period: its measured block interval within [MIN_PERIOD_MS, MAX_PERIOD_MS], ms. */
+export function periodOf(blockIntervalMs: number): number {
+  return Math.min(MAX_PERIOD_MS, Math.max(MIN_PERIOD_MS, blockIntervalMs))
+}
+
+/**
+ * An answer is current while it is younger than three periods: the max fee's headroom covers an
+ * answer that old (answerAgeBlocks), and a read under way that brings the next window within that
+ * time is not late. Past it, or once a read has failed, it is stale.
+ */
+export const STALE_PERIODS = 3
+
+/**
+ * How many blocks old an answer can be when a client uses it: STALE_PERIODS periods (a window is
+ * current that long), in blocks of the chain's interval; a period is never under 1 s, so on faster
+ * chains that is more blocks.
+ */
+export function answerAgeBlocks(blockIntervalMs: number): number {
+  return Math.ceil((STALE_PERIODS * periodOf(blockIntervalMs)) / Math.max(1, blockIntervalMs) - 1e-9)
+}
+
+/**
+ * The hard ceiling on upstream reads, whatever the read timing believes: at most this many reads of a
+ * chain start within any one period of wall time, per process and, through the shared store, per
+ * group of instances.
+ */
+export const MAX_READS_PER_PERIOD = 2
+
+/**
+ * The earliest time a read may start under the ceiling, ms since the epoch: `starts` are the start
+ * times of the reads so far (any order; only the newest MAX_READS_PER_PERIOD matter).
+ */
+export function ceilingAllowsAt(starts: readonly number[], periodMs: number): number {
+  if (starts.length < MAX_READS_PER_PERIOD) return Number.NEGATIVE_INFINITY
+  const newest = [...starts].sort((a, b) => b - a)
+  return newest[MAX_READS_PER_PERIOD - 1]! + periodMs
+}
