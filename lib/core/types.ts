@@ -39,22 +39,28 @@ export type FeeWindow = {
   /** When the window was read from the node, ms since the epoch. */
   fetchedAt: number
   /**
-   * When the next read is due, ms since the epoch: set by the feed when it reads (lib/feed/rules.ts
+   * When the next read is due, ms since the epoch: set by the feed when it reads (lib/feed/read-timing.ts
    * nextRead, timed on the chain's blocks), and carried with the window to the other instances.
    * Optional, so no cache or store version bump: a window without it (from an older instance) is
    * fresh for one period after it was read, the rule before.
    */
   nextReadAt?: number
   /**
-   * The read timing's state after this read (lib/feed/rules.ts nextRead), carried with the window so
+   * The read timing's state after this read (lib/feed/read-timing.ts nextRead), carried with the window so
    * that whichever instance reads next continues from it (it includes when this read started).
    */
   readPhase?: ReadPhase
+  /**
+   * When the newest upstream reads of this chain started, ms since the epoch (at most
+   * MAX_READS_PER_PERIOD of them, oldest first), by whichever instance of a group made them: the
+   * group's read ceiling (lib/core/freshness.ts) is checked against it. Optional like nextReadAt.
+   */
+  readStarts?: number[]
 }
 
 /**
  * Where a chain's next block is expected to reach the node, relative to its timestamp: a bracket
- * (loMs, hiMs] learned from the reads themselves (lib/feed/rules.ts nextRead). A node's constant clock skew (a
+ * (loMs, hiMs] learned from the reads themselves (lib/feed/read-timing.ts nextRead). A node's constant clock skew (a
  * replay node serving old timestamps) is inside both bounds and cancels out.
  */
 export type ReadPhase = {

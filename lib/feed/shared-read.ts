@@ -10,8 +10,11 @@ export type SharedWindowStore = {
   unlock(chainId: number, token: string): Promise<void>
 }
 
-/** Where a window came from: another instance's read, our read under the lock, or our read without the store. */
-export type SharedReadSource = 'joined' | 'led' | 'local'
+/**
+ * Where a window came from: another instance's read, our read under the lock, our read without the
+ * store, or (the group's read ceiling reached) the newest window known without a read.
+ */
+export type SharedReadSource = 'joined' | 'led' | 'local' | 'ceiling'
 
 export type SharedReadParams = {
   store: SharedWindowStore
@@ -27,6 +30,13 @@ export type SharedReadParams = {
    * but no longer fresh (the read continues its read timing from it); undefined when there is none.
    */
   read: (published?: FeeWindow) => Promise<FeeWindow>
+  /**
+   * Whether the group may read now, given the published window (null: none): the read ceiling
+   * (lib/core/freshness.ts) over the read starts it carries. Always, when absent.
+   */
+  mayRead?: (published: FeeWindow | null) => boolean
+  /** The window this instance holds: the answer under the ceiling when the published one is not newer. */
+  held?: FeeWindow
   /** How long a published window is kept in the store, ms. */
   publishTtlMs: number
   /** Longest the lock is held (longer than any read it guards; a crashed holder's lock expires), ms. */
@@ -66,6 +76,12 @@ export async function readThroughSharedStore(p: SharedReadParams): Promise<{ win
         // the holder before us may have published between our get and our lock
         const again = await p.store.get(p.chainId)
         if (usable(p, again)) return joined(again)
+        const published = again === UNAVAILABLE ? null : again
+        if (p.mayRead && !p.mayRead(published)) {
+          // the group has read as often as the ceiling allows in this period: the newest window known
+          if (newer(p, again)) return { ...joined(again), source: 'ceiling' }
+          if (p.held) return { window: p.held, source: 'ceiling' }
+        }
         const window = await p.read(newer(p, again) ? again : undefined)
         await p.store.put(p.chainId, window, p.publishTtlMs)
         return { window, source: 'led' }

@@ -1,13 +1,16 @@
 import 'server-only'
 /**
- * The service's public API: fee reports for a chain, read through the cache. Everything else in
- * lib/fees is pure; this file is the one that composes the cache with the math.
+ * The service's API to its routes: fee reports for a chain, through the chain's feed (lib/feed),
+ * composed with the pure fee math of lib/core. The feed's settings are built here, once per
+ * configuration, and passed down: lib/feed and lib/upstream never read the configuration.
  */
-import { cachedWindows, getFeeWindow, heldWindows } from '../feed/fee-window'
+import { chainFeed, heldWindows, type FeedsSettings } from '../feed/feeds'
+import type { CachedFeeWindow } from '../feed/chain-feed'
+import type { ChainConfig } from '../chains/registry'
 import { accuracyOf, type AccuracyReport } from '../core/accuracy'
 import { feePolicyOf, getChain, getChains } from '../chains/registry'
 import type { SupportedChainNames, SupportedNetworks } from '../core/schemas'
-import { getServerEnv } from '../env'
+import { getServerEnv, type ServerEnv } from '../env'
 import { assessReadiness, type Readiness } from '../core/readiness'
 import { FeeMarketUnsupportedError, UnsupportedChainError } from '../core/errors'
 import type { ChainFeePolicy } from '../core/chain-policy'
@@ -16,10 +19,61 @@ import type { FeeWindow } from '../core/types'
 import { processSingleton } from '../core/process-singleton'
 
 export type { FeeReport } from '../core/report'
-/** Per chain, the window this process holds (for /metrics). */
-export { cachedWindows } from '../feed/fee-window'
 export type { FeeWindow } from '../core/types'
 export type { AccuracyReport } from '../core/accuracy'
+
+/** The feeds' settings of a configuration, built once per configuration object. */
+const feedSettings = processSingleton('feed-settings', () => new WeakMap<ServerEnv, FeedsSettings>())
+
+function settingsOf(env: ServerEnv): FeedsSettings {
+  let settings = feedSettings.get(env)
+  if (!settings) {
+    settings = {
+      rpcTimeoutMs: env.RPC_TIMEOUT_MS,
+      maxStaleMs: env.MAX_STALE_SECONDS * 1000,
+      maxHeadAgeMs: env.MAX_HEAD_AGE_SECONDS === undefined ? undefined : env.MAX_HEAD_AGE_SECONDS * 1000,
+      warmMs: env.FEED_WARM_SECONDS * 1000,
+      waitMs: Math.min(env.FEED_WAIT_MS, env.RPC_TIMEOUT_MS),
+      sharedStore: env.REDIS_URL !== undefined,
+    }
+    feedSettings.set(env, settings)
+  }
+  return settings
+}
+
+/** A served chain's feed: UnsupportedChainError when the chain is not served. */
+function feedOf(chainId: number) {
+  const chain = getChain(chainId)
+  if (!chain) throw new UnsupportedChainError(chainId)
+  return chainFeed(chain, settingsOf(getServerEnv()))
+}
+
+/** A configured chain's window, through its feed, as a request gets it. */
+const windowOf = (chain: ChainConfig, opts: { countLookup?: boolean } = {}): Promise<CachedFeeWindow> =>
+  chainFeed(chain, settingsOf(getServerEnv())).get(opts)
+
+/**
+ * Calls `listener` whenever the chain's feed takes a newer window or a read of it fails; the chain
+ * stays warm (read on its blocks) while subscribed. Returns the function that unsubscribes.
+ * @throws UnsupportedChainError
+ */
+export function watchChain(chainId: number, listener: () => void): () => void {
+  return feedOf(chainId).subscribe(listener)
+}
+
+/**
+ * Per chain: the head block (number, unix seconds), the read time (ms since the epoch) and the
+ * period (ms: how long it is fresh) of the window this process holds (for /metrics and /readyz).
+ */
+export function cachedWindows(): { chainId: number; headNumber: number; headTimestamp: number; fetchedAt: number; ttlMs: number }[] {
+  return heldWindows().map(({ chain, window, periodMs }) => ({
+    chainId: chain.id,
+    headNumber: window.headNumber,
+    headTimestamp: window.headTimestamp,
+    fetchedAt: window.fetchedAt,
+    ttlMs: periodMs,
+  }))
+}
 
 /** What a response needs besides its body: which block, how old, whether stale. */
 export type ReportMeta = {
@@ -76,11 +130,10 @@ const legacyGasPricesBody = perWindow('legacy-gas-prices-bodies', (window, polic
  * through the feed, with its meta; `feeMarket` refuses a chain without EIP-1559 (FeeMarketUnsupportedError).
  */
 async function servedWindow(chainId: number, opts: { feeMarket: boolean; countLookup?: boolean }) {
-  const chain = getChain(chainId)
-  if (!chain) throw new UnsupportedChainError(chainId)
-  const { window, stale, freshUntil } = await getFeeWindow(chain, { countLookup: opts.countLookup })
+  const feed = feedOf(chainId)
+  const { window, stale, freshUntil } = await feed.get({ countLookup: opts.countLookup })
   if (opts.feeMarket && window.legacy) throw new FeeMarketUnsupportedError(chainId)
-  return { window, policy: feePolicyOf(chain), meta: metaOf(window, stale, freshUntil) }
+  return { window, policy: feePolicyOf(feed.chain), meta: metaOf(window, stale, freshUntil) }
 }
 
 /**
@@ -166,7 +219,7 @@ export function supportedChainNames(): SupportedChainNames {
  */
 export async function checkReadiness(): Promise<Readiness> {
   const chains = [...getChains().values()]
-  const results = await Promise.allSettled(chains.map((c) => getFeeWindow(c)))
+  const results = await Promise.allSettled(chains.map((c) => windowOf(c)))
   const errors = new Map<number, string>()
   results.forEach((r, i) => {
     if (r.status === 'rejected') errors.set(chains[i]!.id, r.reason instanceof Error ? r.reason.name : 'Error')

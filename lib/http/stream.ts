@@ -4,8 +4,7 @@ import { getChain } from '../chains/registry'
 import { FeeMarketUnsupportedError, InvalidChainIdError, TooManyStreamsError, UnsupportedChainError } from '../core/errors'
 import { processSingleton } from '../core/process-singleton'
 import { getServerEnv } from '../env'
-import { watchWindows } from '../feed/fee-window'
-import { getFeeReport } from '../fees'
+import { getFeeReport, watchChain } from '../fees'
 import { count } from '../metrics/registry'
 import { parseChainId } from './chain-id'
 import { guarded, toErrorResponse, type RouteContext } from './respond'
@@ -13,10 +12,10 @@ import { guarded, toErrorResponse, type RouteContext } from './respond'
 /**
  * GET /networks/{chainId}/stream: Server-Sent Events, one `fees` event per new window.
  *
- * One hub per chain per process holds the subscribers. It does not read the node itself: it asks the
- * feed (getFeeReport) for the chain's report, which reads at most once per block interval however
- * many ask (the same single-flight and cache the REST endpoints use), and pushes when the feed takes
- * a newer window or a read fails. Each event is serialised and encoded once and the same bytes are
+ * One hub per chain per process holds the subscribers. It does not read the node itself: it
+ * subscribes to the chain's feed (which keeps the chain warm, read on its blocks, while subscribed),
+ * asks it (getFeeReport) for the chain's report, the same window the REST endpoints get, and pushes
+ * when the feed takes a newer window or a read fails. Each event is serialised and encoded once and the same bytes are
  * queued to every subscriber. A subscriber with more than STREAM_BUFFER_BYTES waiting is dropped.
  */
 
@@ -239,9 +238,8 @@ function hubOf(chainId: number): Hub {
       lastBeat: Date.now(),
       intervalMs: 2_000,
       stopped: false,
-      stopWatching: watchWindows((id) => {
-        if (id === chainId) schedule(created)
-      }),
+      // while subscribed, the chain's feed is warm: it reads on the chain's blocks and calls back on each new window or failure
+      stopWatching: watchChain(chainId, () => schedule(created)),
     }
     hubs.set(chainId, (hub = created))
     arm(hub)

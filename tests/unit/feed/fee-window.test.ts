@@ -2,12 +2,13 @@ import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { startFakeRpc, type FakeRpc } from '../../support/fake-rpc'
 import { until } from '../../support/until'
 import { mainnetFakeChain } from '../../support/mainnet-blocks'
+import { chainAt, feedSettings } from '../../support/feed'
 
 // the fake chain replays 2022 mainnet blocks (head-age staleness has its own test)
-process.env.MAX_HEAD_AGE_SECONDS = '0'
 // unstable_cache needs a Next request context; here it is a pass-through, the cache rules are ours
 vi.mock('next/cache', () => ({ unstable_cache: <T>(fn: T) => fn }))
-const { getFeeWindow } = await import('@/lib/feed/fee-window')
+vi.mock('next/server', () => ({ after: () => {} }))
+const { chainFeed } = await import('@/lib/feed/feeds')
 const { renderMetrics } = await import('@/lib/metrics/registry')
 
 let node: FakeRpc
@@ -28,24 +29,24 @@ const failedReads = async () =>
   )
 
 test('behavior: while the node fails, a window in its grace interval is said to be stale', async () => {
-  const chain = { id: 1, name: 'test', rpcUrls: [node.url] }
+  const feed = chainFeed(chainAt(node.url), feedSettings({ warmMs: 0, waitMs: 0 }))
   // the cache rules read the clock: only Date is faked, so the network and vi.waitFor run on real time
   vi.useFakeTimers({ toFake: ['Date'] })
   const t0 = Date.now()
-  const fresh = await getFeeWindow(chain)
+  const fresh = await feed.get()
   expect(fresh.stale).toBe(false)
 
   node.mode = 'garbage'
   vi.setSystemTime(t0 + 13_000) // expired, within the grace interval: answered at once, read behind
-  expect((await getFeeWindow(chain)).stale).toBe(false) // nothing has failed yet
+  expect((await feed.get()).stale).toBe(false) // nothing has failed yet
   // once the background read has failed (garbage answers at once), the same window is stale
-  await until(async () => expect((await getFeeWindow(chain)).stale).toBe(true), { timeout: 10_000 })
+  await until(async () => expect((await feed.get()).stale).toBe(true), { timeout: 10_000 })
   expect(await failedReads()).toBe(1)
 
   vi.setSystemTime(t0 + 13_500) // within the 1 s failure back-off
-  expect((await getFeeWindow(chain)).stale).toBe(true)
+  expect((await feed.get()).stale).toBe(true)
   vi.setSystemTime(t0 + 15_000) // past the back-off, still within the grace interval: read behind again
-  const later = await getFeeWindow(chain)
+  const later = await feed.get()
   expect(later.stale).toBe(true)
   expect(later.window.headNumber).toBe(fresh.window.headNumber)
   await until(async () => expect(await failedReads()).toBe(2), { timeout: 10_000 })
@@ -54,7 +55,7 @@ test('behavior: while the node fails, a window in its grace interval is said to 
   // the node answers again: the old window is still served at once, marked stale (no request waits
   // for the upstream), and the read started behind it brings current data
   vi.setSystemTime(t0 + 30_000)
-  expect((await getFeeWindow(chain)).stale).toBe(true)
-  await until(async () => expect((await getFeeWindow(chain)).stale).toBe(false), { timeout: 10_000 })
-  expect((await getFeeWindow(chain)).window.fetchedAt).toBeGreaterThanOrEqual(t0 + 30_000)
+  expect((await feed.get()).stale).toBe(true)
+  await until(async () => expect((await feed.get()).stale).toBe(false), { timeout: 10_000 })
+  expect((await feed.get()).window.fetchedAt).toBeGreaterThanOrEqual(t0 + 30_000)
 })

@@ -37,13 +37,14 @@ vi.mock('@/lib/env', async (importOriginal) => ({
 }))
 vi.mock('@/lib/chains/registry', () => ({ getChain: (id: number) => (id === 1 ? { id: 1 } : undefined) }))
 vi.mock('@/lib/ratelimit', () => ({ consumeRateLimit: async () => ({}) }))
-vi.mock('@/lib/feed/fee-window', () => ({
-  watchWindows: (fn: (chainId: number) => void) => {
-    watchers.add(fn)
-    return () => watchers.delete(fn)
-  },
-}))
 vi.mock('@/lib/fees', () => ({
+  watchChain: (chainId: number, fn: () => void) => {
+    const watcher = (id: number) => {
+      if (id === chainId) fn()
+    }
+    watchers.add(watcher)
+    return () => watchers.delete(watcher)
+  },
   getFeeReport: async () => {
     state.looks.push(Date.now())
     if (state.gate) await state.gate
@@ -173,7 +174,7 @@ describe('the stream hub', () => {
     await advance(290)
     expect(state.looks.filter((t) => t < due)).toEqual([])
     await advance(20)
-    // the look that starts the read (lib/feed/fee-window.ts: a window past its freshness is read behind the answer)
+    // the look that starts the read (lib/feed/chain-feed.ts: a window past its next read starts it)
     expect(state.looks.some((t) => t >= due && t <= due + 5)).toBe(true)
     // the clock's earlier timer (its period from the first look) was replaced, not left to fire too
     await advance(600)

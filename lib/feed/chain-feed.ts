@@ -1,0 +1,387 @@
+import 'server-only'
+import { feePolicyOf, type ChainConfig } from '../chains/registry'
+import { REWARD_PERCENTILES } from '../core/estimator'
+import { ceilingAllowsAt, MAX_PERIOD_MS, MAX_READS_PER_PERIOD, MIN_PERIOD_MS, periodOf } from '../core/freshness'
+import type { FeeWindow } from '../core/types'
+import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../core/errors'
+import { withDeadline } from '../core/deadline'
+import { count, observeSeconds } from '../metrics/registry'
+import type { ReadFeeWindowParameters } from '../upstream/read-fee-window'
+import { nextRead } from './read-timing'
+import { backoffMs, decide } from './rules'
+import type { LoadSource, WindowStore } from './window-store'
+
+/** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
+export const HISTORY_BLOCKS = 500
+
+/** The feed's settings, built once from the configuration (lib/fees) and passed in. */
+export type FeedSettings = {
+  /** Longest a read waits for the node (RPC_TIMEOUT_MS), ms. */
+  rpcTimeoutMs: number
+  /** How old a window may be served, marked stale, while reads fail (MAX_STALE_SECONDS), ms. */
+  maxStaleMs: number
+  /** How old the head may be by the wall clock before answers are stale (MAX_HEAD_AGE_SECONDS), ms; undefined: max(60 s, 10 intervals); 0: never. */
+  maxHeadAgeMs: number | undefined
+  /** How long the chain stays warm after its last request or subscriber (FEED_WARM_SECONDS), ms; 0: never. */
+  warmMs: number
+  /** Longest a request waits for a due read (FEED_WAIT_MS), ms. */
+  waitMs: number
+}
+
+/** A window as served: whether it is stale (a read failed or is late, or the head lags) and until when it is fresh. */
+export type CachedFeeWindow = { window: FeeWindow; stale: boolean; freshUntil: number }
+
+/** What a chain's feed is built from. */
+export type ChainFeedParts = {
+  settings: FeedSettings
+  /** Where windows are held (lib/feed/window-store.ts). */
+  store: WindowStore
+  /** The upstream read (lib/upstream/read-fee-window.ts readFeeWindow). */
+  read: (params: ReadFeeWindowParameters) => Promise<FeeWindow>
+  /** The clock, ms since the epoch (Date.now). */
+  now?: () => number
+  /** Keeps a read started by a request alive past the answer (Next's after() inside a request). */
+  behind?: (task: Promise<unknown>) => void
+  /** The read timing (lib/feed/read-timing.ts nextRead; another plan in tests of the ceiling). */
+  plan?: typeof nextRead
+}
+
+/** Below this, a head is never called lagging: missed slots and uneven block times are normal. */
+const MIN_HEAD_AGE_LIMIT_MS = 60_000
+
+/**
+ * Whether the node's latest block is older than `maxHeadAgeMs` (undefined: max(60 s, 10 block
+ * intervals); 0: never) by the wall clock: a node that answers but stopped following the chain.
+ */
+export function headLagging(window: FeeWindow, now: number, maxHeadAgeMs: number | undefined): boolean {
+  if (maxHeadAgeMs === 0) return false
+  const limitMs = maxHeadAgeMs ?? Math.max(MIN_HEAD_AGE_LIMIT_MS, 10 * window.blockIntervalMs)
+  return now - window.headTimestamp * 1000 > limitMs
+}
+
+/** Resolves with the promise's value if it settles within `ms`, else with undefined (never rejects). */
+function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return Promise.race([
+    promise.catch(() => undefined),
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, ms)))),
+  ]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * One chain's feed: it owns the chain's state (the window held, the read under way, the last
+ * failure), the freshness decision (lib/feed/rules.ts decide, pure), the upstream read and its timing
+ * (lib/feed/read-timing.ts nextRead, pure), the warm period, the read ceiling, and publishing (its
+ * subscribers, and through its store the other instances).
+ *
+ * - A request answers from the window held while it is fresh (until its next read is due).
+ * - Past that, the due read starts (or is joined) and the request waits for it a short, bounded
+ *   time (rules.ts waitForRead: at most FEED_WAIT_MS), then is answered from the newer window, or
+ *   from the older one (marked stale once it is STALE_PERIODS periods old or a read failed).
+ * - A chain asked in the last FEED_WARM_SECONDS, or with a subscriber, is warm: its own timer reads it
+ *   when each read is due (on the chain's blocks), so the window is current when a request comes, at
+ *   most one read per block. After the warm period, no reads.
+ * - Whatever the timing believes, no more than MAX_READS_PER_PERIOD upstream reads start in one
+ *   period (here, and through the store's Redis layer for a group of instances).
+ */
+export class ChainFeed {
+  private settings: FeedSettings
+  private readonly now: () => number
+  private failure?: { error: Error; until: number }
+  private reading?: { promise: Promise<FeeWindow>; startedAt: number }
+  /** How long the last upstream read took, ms. */
+  private lastReadMs?: number
+  /** When this process's newest upstream reads started, ms since the epoch. */
+  private starts: number[] = []
+  private warmUntil = Number.NEGATIVE_INFINITY
+  private readonly listeners = new Set<() => void>()
+  private timer?: { handle: ReturnType<typeof setTimeout>; at: number }
+
+  constructor(
+    readonly chain: ChainConfig,
+    private readonly parts: ChainFeedParts,
+  ) {
+    this.settings = parts.settings
+    this.now = parts.now ?? (() => Date.now())
+  }
+
+  /** New settings (the configuration changed); the state is kept. */
+  configure(settings: FeedSettings): void {
+    this.settings = settings
+  }
+
+  /** The window this process holds, without reading. */
+  held(): FeeWindow | undefined {
+    return this.parts.store.held()
+  }
+
+  /** The chain's period: its block interval within [1 s, 60 s], ms. */
+  periodMs(window = this.held()): number {
+    return periodOf(window?.blockIntervalMs ?? this.chain.nominalBlockTimeMs ?? 2_000)
+  }
+
+  /** Until when a window is fresh: its next read, never later than one period after it was read (a window from an instance whose clock runs ahead). */
+  freshUntil(window: FeeWindow): number {
+    const byPeriod = window.fetchedAt + this.periodMs(window)
+    return window.nextReadAt === undefined ? byPeriod : Math.min(window.nextReadAt, byPeriod)
+  }
+
+  /**
+   * The chain's window for a request (see the class comment). `countLookup: false` leaves the lookup
+   * out of gas_api_cache_total (a stream hub's looks are not requests).
+   * @throws UpstreamUnavailableError, UpstreamBadResponseError, FeeMarketUnsupportedError when no window young enough can be served
+   */
+  async get(opts: { countLookup?: boolean } = {}): Promise<CachedFeeWindow> {
+    const tally = (outcome: string) => {
+      if (opts.countLookup !== false) count('gas_api_cache_total', { chain: this.chain.id, outcome })
+    }
+    const now = this.now()
+    this.keepWarm(now)
+    const window = this.held()
+    const decision = decide(
+      {
+        fetchedAt: window?.fetchedAt,
+        freshUntil: window && this.freshUntil(window),
+        failure: this.failure,
+        readingSince: this.reading?.startedAt,
+        lastReadMs: this.lastReadMs,
+      },
+      now,
+      { periodMs: this.periodMs(window), maxStaleMs: this.settings.maxStaleMs, waitMs: this.settings.waitMs },
+    )
+    switch (decision.kind) {
+      case 'hit':
+        tally('hit')
+        return this.served(window!, false)
+      case 'serve': {
+        const read = decision.read ? this.startRead() : this.reading?.promise
+        if (read && decision.read) this.parts.behind?.(read.catch(() => {}))
+        if (read && decision.waitUntil !== undefined) {
+          const got = await settledWithin(read, decision.waitUntil - this.now())
+          if (got && got.fetchedAt > window!.fetchedAt) {
+            tally('waited')
+            return this.served(got, false)
+          }
+        }
+        tally('grace')
+        return this.served(window!, decision.stale || this.failure !== undefined)
+      }
+      case 'failing':
+        tally('failing')
+        throw this.failure!.error
+      case 'wait':
+        tally('miss')
+        return this.readForRequest()
+    }
+  }
+
+  /**
+   * Calls `listener` whenever the feed takes a newer window or a read fails. While any listener is
+   * subscribed, the chain is warm. Returns the function that unsubscribes (the warm period runs from then).
+   */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener)
+    this.arm()
+    return () => {
+      if (!this.listeners.delete(listener)) return
+      this.keepWarm(this.now())
+    }
+  }
+
+  /** Whether the feed reads on its own now (a request or subscriber within the warm period). */
+  warm(now = this.now()): boolean {
+    return this.listeners.size > 0 || now < this.warmUntil
+  }
+
+  /** Stops the feed's timer (tests, a reconfigured chain). */
+  stop(): void {
+    this.warmUntil = Number.NEGATIVE_INFINITY
+    this.listeners.clear()
+    this.clearTimer()
+  }
+
+  private served(window: FeeWindow, stale: boolean): CachedFeeWindow {
+    // a lagging head is served, but never as current data
+    return {
+      window,
+      stale: stale || headLagging(window, this.now(), this.settings.maxHeadAgeMs),
+      freshUntil: this.freshUntil(window),
+    }
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) {
+      try {
+        listener()
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  }
+
+  private keepWarm(now: number): void {
+    if (this.settings.warmMs <= 0) return
+    this.warmUntil = Math.max(this.warmUntil, now + this.settings.warmMs)
+    this.arm()
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer.handle)
+    this.timer = undefined
+  }
+
+  /**
+   * Arms the timer for the next due read while the chain is warm: when the window's next read is
+   * due, not before a failure's back-off ends or the ceiling allows a read. Nothing while a read
+   * runs (its end arms it) or once the chain is no longer warm at that time.
+   */
+  private arm(): void {
+    const now = this.now()
+    if (!this.warm(now)) return this.clearTimer()
+    if (this.reading) return
+    const window = this.held()
+    let at = window ? this.freshUntil(window) : now
+    if (this.failure) at = Math.max(at, this.failure.until)
+    at = Math.max(at, ceilingAllowsAt(this.starts, this.periodMs(window)))
+    if (this.listeners.size === 0 && at >= this.warmUntil) return this.clearTimer()
+    if (this.timer?.at === at) return
+    this.clearTimer()
+    const handle = setTimeout(
+      () => {
+        this.timer = undefined
+        if (!this.warm(this.now())) return
+        // a read refused by the ceiling is not started: arm again for when it allows one
+        if (!this.startRead()) this.arm()
+      },
+      Math.max(0, at - now),
+    )
+    handle.unref?.()
+    this.timer = { handle, at }
+  }
+
+  /**
+   * Starts a read through the store (or returns the one under way); undefined when the read ceiling
+   * allows none now. The read's end arms the timer again.
+   */
+  private startRead(): Promise<FeeWindow> | undefined {
+    if (this.reading) return this.reading.promise
+    const startedAt = this.now()
+    if (ceilingAllowsAt(this.starts, this.periodMs()) > startedAt) return undefined
+    const before = this.held()
+    const promise = this.parts.store
+      .load(
+        // a window another layer holds is taken when it is newer than ours, from a node not behind
+        // ours (another instance's node may lag), and fresh
+        (w) => w.fetchedAt > (before?.fetchedAt ?? 0) && w.headNumber >= (before?.headNumber ?? 0) && this.now() < this.freshUntil(w),
+        (published) => this.readUpstream(published),
+      )
+      .then(
+        ({ window, source }: { window: FeeWindow; source: LoadSource }) => {
+          if (source !== 'local') count('gas_api_shared_reads_total', { chain: this.chain.id, source })
+          this.failure = undefined
+          // a window read after the failure (here, or by another instance) ends it
+          this.notify()
+          return window
+        },
+        (err: unknown) => {
+          this.fail(err)
+          throw err
+        },
+      )
+      .finally(() => {
+        this.reading = undefined
+        this.arm()
+      })
+    // the failure is recorded above; a caller that does not wait must not see an unhandled rejection
+    promise.catch(() => {})
+    this.reading = { promise, startedAt }
+    return promise
+  }
+
+  private fail(err: unknown): void {
+    const error = err instanceof Error ? err : new UpstreamUnavailableError('The upstream read failed.')
+    this.failure = { error, until: this.now() + backoffMs(error instanceof FeeMarketUnsupportedError, this.held() !== undefined) }
+    this.notify()
+  }
+
+  /** The upstream read, timed: the new window carries its next read's time, the read timing's phase and the group's read starts. */
+  private async readUpstream(published?: FeeWindow): Promise<FeeWindow> {
+    const startedAt = this.now()
+    this.starts = [...this.starts, startedAt].slice(-MAX_READS_PER_PERIOD)
+    const held = this.held()
+    // the read timing continues from the newest window known, whichever instance read it: one
+    // another instance published while this one was not asked, else the one held
+    const base = published ?? held
+    const previous = base && { head: base.headNumber, timestampMs: base.headTimestamp * 1000, phase: base.readPhase }
+    const policy = feePolicyOf(this.chain)
+    const labels = { chain: this.chain.id }
+    try {
+      const w = await this.parts.read({
+        chainId: this.chain.id,
+        rpcUrls: this.chain.rpcUrls,
+        blockCount: HISTORY_BLOCKS,
+        rewardPercentiles: REWARD_PERCENTILES,
+        timeoutMs: this.settings.rpcTimeoutMs,
+        // a window older than MAX_STALE_SECONDS no longer vouches for the head (a rewound or
+        // regenerated chain must not be refused forever)
+        previous: held && startedAt - held.fetchedAt <= this.settings.maxStaleMs ? held : undefined,
+        fallbackBlockTimeMs: this.chain.nominalBlockTimeMs ?? 2_000,
+        ...(policy.enforceBaseFeeBounds ? { baseFeeBounds: { risePpm: policy.maxBaseFeeRisePpm, fallPpm: policy.maxBaseFeeFallPpm } } : {}),
+      })
+      this.lastReadMs = this.now() - startedAt
+      observeSeconds('gas_api_upstream_read_duration_seconds', labels, this.lastReadMs / 1000)
+      count('gas_api_upstream_reads_total', { ...labels, result: 'ok' })
+      // the next read, timed on the chain's blocks (one read per new block, soon after it lands)
+      const plan = (this.parts.plan ?? nextRead)(
+        previous?.phase,
+        {
+          startedAt,
+          endedAt: w.fetchedAt,
+          headNumber: w.headNumber,
+          headTimestampMs: w.headTimestamp * 1000,
+          intervalMs: w.blockIntervalMs,
+          previousHead: previous?.head,
+          previousHeadTimestampMs: previous?.timestampMs,
+        },
+        { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS },
+      )
+      return {
+        ...w,
+        nextReadAt: plan.at,
+        ...(plan.phase ? { readPhase: plan.phase } : {}),
+        readStarts: [...(base?.readStarts ?? []), startedAt].slice(-MAX_READS_PER_PERIOD),
+      }
+    } catch (err) {
+      this.lastReadMs = this.now() - startedAt
+      observeSeconds('gas_api_upstream_read_duration_seconds', labels, this.lastReadMs / 1000)
+      count('gas_api_upstream_reads_total', { ...labels, result: err instanceof Error ? err.name : 'Error' })
+      throw err
+    }
+  }
+
+  /** No window young enough to serve: a read, waited for up to RPC_TIMEOUT_MS (past the ceiling's wait, if any). */
+  private async readForRequest(): Promise<CachedFeeWindow> {
+    const deadline = this.now() + this.settings.rpcTimeoutMs
+    try {
+      let read = this.startRead()
+      if (!read) {
+        // the ceiling: the read starts as soon as it allows one
+        const allowedAt = ceilingAllowsAt(this.starts, this.periodMs())
+        if (allowedAt >= deadline) throw new UpstreamUnavailableError('The chain was read as often as allowed; no window is available yet.')
+        await new Promise((r) => setTimeout(r, allowedAt - this.now()))
+        read = this.startRead() ?? this.reading?.promise
+        if (!read) throw new UpstreamUnavailableError('The chain was read as often as allowed; no window is available yet.')
+      }
+      this.parts.behind?.(read.catch(() => {}))
+      return this.served(await withDeadline(read, deadline - this.now()), false)
+    } catch (err) {
+      // the read may go on past the deadline; until it ends, this is the failure requests see
+      if (!this.failure) this.fail(err)
+      // a chain that once served a window is not declared non-EIP-1559 by one odd answer: the last
+      // good window, marked stale, while it is young enough
+      const held = this.held()
+      if (held && this.now() - held.fetchedAt <= this.settings.maxStaleMs) return this.served(held, true)
+      throw err
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import 'server-only'
+import { createHash } from 'node:crypto'
+import { after } from 'next/server'
+import type { ChainConfig } from '../chains/registry'
+import { processSingleton } from '../core/process-singleton'
+import type { FeeWindow } from '../core/types'
+import { readFeeWindow } from '../upstream/read-fee-window'
+import { ChainFeed, type FeedSettings } from './chain-feed'
+import { dataCacheLayer, layeredStore, redisLayer, type WindowLayer } from './window-store'
+
+/** The feeds' settings and whether a group shares windows through Redis (REDIS_URL). */
+export type FeedsSettings = FeedSettings & { sharedStore: boolean }
+
+/** One feed per chain and source per process. */
+const feeds = processSingleton('chain-feeds', () => new Map<string, ChainFeed>())
+
+/**
+ * Which nodes a window comes from: a digest of the chain's configured RPC URLs (never the URLs
+ * themselves, which hold provider keys). Stored windows are keyed on it, so services configured with
+ * other nodes for the same chain id (another deployment on the same Redis, another `next start` on the
+ * same .next cache, a reconfigured one) never serve each other's windows.
+ */
+export function sourceScope(chain: Pick<ChainConfig, 'rpcUrls'>): string {
+  return createHash('sha256').update(chain.rpcUrls.join('\n')).digest('hex').slice(0, 16)
+}
+
+/**
+ * Runs a read behind the answer. Inside a request, Next's after() keeps the function alive until it
+ * settles (on Vercel a detached promise need not run to completion); outside one (a feed's timer,
+ * tests, scripts), the read simply runs.
+ */
+function behind(task: Promise<unknown>): void {
+  try {
+    after(task)
+  } catch {
+    void task
+  }
+}
+
+/** The chain's feed (created on first use; a chain whose nodes changed gets a new one). */
+export function chainFeed(chain: ChainConfig, settings: FeedsSettings): ChainFeed {
+  const scope = sourceScope(chain)
+  const id = `${chain.id}:${scope}`
+  const existing = feeds.get(id)
+  if (existing) {
+    existing.configure(settings)
+    return existing
+  }
+  // a chain served from other nodes before: that feed is done
+  for (const [key, old] of feeds) {
+    if (old.chain.id === chain.id) {
+      old.stop()
+      feeds.delete(key)
+    }
+  }
+  // the layers ask the feed (declared below) for its window and period only once it exists
+  const held = () => feed.held()
+  const periodMs = () => feed.periodMs()
+  const layers: WindowLayer[] = [dataCacheLayer(chain.id, scope, () => Math.ceil(periodMs() / 1000))]
+  if (settings.sharedStore) {
+    layers.push(
+      redisLayer({
+        chainId: chain.id,
+        scope,
+        held,
+        periodMs,
+        now: () => Date.now(),
+        publishTtlMs: settings.maxStaleMs + 60_000,
+        lockMs: settings.rpcTimeoutMs + 1_000,
+        // well inside the request's own RPC_TIMEOUT_MS, so a waiter whose leader died (or whose lock
+        // was never released) still has time for its own read
+        waitMs: () => Math.min(settings.rpcTimeoutMs / 3, 2 * periodMs()),
+      }),
+    )
+  }
+  const feed: ChainFeed = new ChainFeed(chain, { settings, store: layeredStore(layers), read: readFeeWindow, behind })
+  feeds.set(id, feed)
+  return feed
+}
+
+/** Per chain, the window this process holds (no read). */
+export function heldWindows(): { chain: ChainConfig; window: FeeWindow; periodMs: number }[] {
+  return [...feeds.values()].flatMap((f) => {
+    const window = f.held()
+    return window ? [{ chain: f.chain, window, periodMs: f.periodMs(window) }] : []
+  })
+}

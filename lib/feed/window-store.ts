@@ -1,0 +1,150 @@
+import 'server-only'
+import { unstable_cache } from 'next/cache'
+import { ceilingAllowsAt } from '../core/freshness'
+import type { FeeWindow } from '../core/types'
+import { processSingleton } from '../core/process-singleton'
+import { getSharedWindow, lockChainRead, putSharedWindow, unlockChainRead } from '../store/store'
+import { INSTANCE_LOCAL_TAG } from '../store/next-cache-handler.mjs'
+import { readThroughSharedStore, type SharedReadSource } from './shared-read'
+
+/**
+ * The places a chain's window is held, behind one interface, top to bottom:
+ * - process memory: the window this process serves (no I/O, read synchronously);
+ * - the Next Data Cache through unstable_cache: shared by a deployment's function instances on
+ *   Vercel; inside a Next request only (outside one it is passed through);
+ * - Redis (REDIS_URL): shared by a group of instances, with the chain's read lock, so a group reads
+ *   each block once and never more than the read ceiling allows.
+ * A load asks each layer in turn for a window the caller accepts; the first that has one answers,
+ * and below the last layer the upstream read runs. Every layer passed on the way holds the result.
+ */
+export type WindowStore = {
+  /** The window this process holds (memory), or undefined. */
+  held(): FeeWindow | undefined
+  /** Holds `window` when it is newer than the one held; returns whether it did. */
+  hold(window: FeeWindow): boolean
+  /**
+   * A window through the layers below memory: one a layer holds that `accept` takes, else
+   * `read(published)` (the upstream read; `published`: a newer window another instance published,
+   * no longer fresh, that the read timing continues from). The result is held.
+   */
+  load(
+    accept: (w: FeeWindow) => boolean,
+    read: (published?: FeeWindow) => Promise<FeeWindow>,
+  ): Promise<{ window: FeeWindow; source: LoadSource }>
+}
+
+/** Where a load's window came from: the upstream read here, another instance's read, or, under the group's read ceiling, the newest window known. */
+export type LoadSource = SharedReadSource | 'cache' | 'ceiling'
+
+/** One layer below memory. */
+export type WindowLayer = (
+  accept: (w: FeeWindow) => boolean,
+  next: (published?: FeeWindow) => Promise<{ window: FeeWindow; source: LoadSource }>,
+) => Promise<{ window: FeeWindow; source: LoadSource }>
+
+/** A store of the given layers below process memory (none: memory alone). */
+export function layeredStore(layers: readonly WindowLayer[]): WindowStore {
+  let held: FeeWindow | undefined
+  const hold = (w: FeeWindow) => {
+    if (held && w.fetchedAt <= held.fetchedAt) return false
+    held = w
+    return true
+  }
+  return {
+    held: () => held,
+    hold,
+    async load(accept, read) {
+      const bottom = async (published?: FeeWindow) => ({ window: await read(published), source: 'local' as LoadSource })
+      const chain = layers.reduceRight<(published?: FeeWindow) => Promise<{ window: FeeWindow; source: LoadSource }>>(
+        (next, layer) => () => layer(accept, next),
+        bottom,
+      )
+      const result = await chain()
+      hold(result.window)
+      return result
+    },
+  }
+}
+
+/** Bump when FeeWindow's shape changes, so old Data Cache entries are not read. */
+const CACHE_VERSION = 'fee-window-v4'
+
+type CachedLoader = () => Promise<FeeWindow>
+const dataCacheReaders = processSingleton('data-cache-readers', () => new Map<string, { read: CachedLoader; current?: CachedLoader }>())
+
+/**
+ * The Next Data Cache layer for one chain and source (`scope`: lib/feed/feeds.ts sourceScope), its
+ * entries revalidated after `revalidateSeconds()`. Tagged instance-local: with REDIS_URL the cache
+ * handler keeps these entries in memory (the window reaches the other instances through the Redis
+ * layer), so each window is written to Redis once. unstable_cache answers a stale entry at once and
+ * revalidates behind it: such an entry is not accepted, and the load joins the revalidation's read.
+ */
+export function dataCacheLayer(chainId: number, scope: string, revalidateSeconds: () => number): WindowLayer {
+  return async (accept, next) => {
+    const id = `${chainId}:${revalidateSeconds()}:${scope}`
+    let entry = dataCacheReaders.get(id)
+    if (!entry) {
+      const slot: { read: CachedLoader; current?: CachedLoader } = {
+        // the loader runs the current load's next layers (a revalidation behind a stale entry included)
+        read: unstable_cache(
+          () => (slot.current ? slot.current() : Promise.reject(new Error('no load under way'))),
+          [CACHE_VERSION, scope, String(chainId)],
+          { revalidate: revalidateSeconds(), tags: [CACHE_VERSION, INSTANCE_LOCAL_TAG] },
+        ),
+      }
+      dataCacheReaders.set(id, (entry = slot))
+    }
+    let run: Promise<{ window: FeeWindow; source: LoadSource }> | undefined
+    const start = () => (run ??= next())
+    entry.current = () => start().then((r) => r.window)
+    try {
+      const cached = await entry.read()
+      if (run === undefined && accept(cached)) return { window: cached, source: 'cache' }
+    } catch {
+      // outside a Next request (a feed's timer, a script) unstable_cache throws: pass through
+    }
+    return start()
+  }
+}
+
+/**
+ * The Redis layer: readThroughSharedStore (lib/feed/shared-read.ts) over the chain's published
+ * window and read lock, with the group's read ceiling: under the lock, a read is made only when the
+ * published window's read starts (every instance's reads) leave room for one more in this period;
+ * otherwise the newest window known answers.
+ */
+export function redisLayer(params: {
+  chainId: number
+  scope: string
+  held: () => FeeWindow | undefined
+  periodMs: () => number
+  now: () => number
+  /** How long a published window is kept, ms. */
+  publishTtlMs: number
+  /** The lock's longest hold and the longest wait for another instance's read, ms. */
+  lockMs: number
+  waitMs: () => number
+}): WindowLayer {
+  return async (accept, next) => {
+    const held = params.held()
+    const result = await readThroughSharedStore({
+      store: {
+        get: (chainId) => getSharedWindow(chainId, params.scope),
+        put: (chainId, window, ttl) => putSharedWindow(chainId, params.scope, window, ttl),
+        lock: lockChainRead,
+        unlock: unlockChainRead,
+      },
+      chainId: params.chainId,
+      newerThan: held?.fetchedAt ?? 0,
+      minHeadNumber: held?.headNumber ?? 0,
+      isFresh: accept,
+      read: async (published) => (await next(published)).window,
+      mayRead: (published) => ceilingAllowsAt(published?.readStarts ?? [], params.periodMs()) <= params.now(),
+      held,
+      publishTtlMs: params.publishTtlMs,
+      lockMs: params.lockMs,
+      waitMs: params.waitMs(),
+    })
+    return result
+  }
+}

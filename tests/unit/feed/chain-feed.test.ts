@@ -1,0 +1,216 @@
+// One chain's feed on literal clocks: fake timers drive the feed's own timer, the reads' durations
+// and the clients; the node is a simulated chain whose blocks reach it at varying delays.
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import type { ReadFeeWindowParameters } from '@/lib/upstream/read-fee-window'
+import type { FeeWindow } from '@/lib/core/types'
+import { periodOf } from '@/lib/core/freshness'
+import { makeWindow } from '../../support/windows'
+import { feedSettings } from '../../support/feed'
+import { random } from '@/scripts/bench/read-timing'
+
+vi.mock('next/cache', () => ({ unstable_cache: <T>(fn: T) => fn }))
+const { ChainFeed } = await import('@/lib/feed/chain-feed')
+const { layeredStore } = await import('@/lib/feed/window-store')
+
+const T0 = 1_800_000_000_000
+
+/** A chain with a block every `stepMs` on the wall clock, block n reaching the node `delay(n)` after its slot. */
+function simChain(opts: { stepMs: number; delayMs: [number, number]; seed?: number; stampStepMs?: number }) {
+  const rnd = random(opts.seed ?? 7)
+  const delays: number[] = []
+  const delay = (n: number) => {
+    while (delays.length <= n) delays.push(opts.delayMs[0] + rnd() * (opts.delayMs[1] - opts.delayMs[0]))
+    return delays[n]!
+  }
+  const arrival = (n: number) => T0 + n * opts.stepMs + delay(n)
+  /** The node's head at time t. */
+  const headAt = (t: number) => {
+    let n = Math.max(0, Math.floor((t - T0) / opts.stepMs) - 1)
+    while (arrival(n + 1) <= t) n++
+    while (n > 0 && arrival(n) > t) n--
+    return n
+  }
+  const timestampMs = (n: number) => T0 + n * (opts.stampStepMs ?? opts.stepMs)
+  return { headAt, timestampMs, stepMs: opts.stepMs }
+}
+
+type Sim = ReturnType<typeof simChain>
+
+/** The node: each read takes `readMs` and answers the head as of halfway through. */
+function node(chain: Sim, readMs: () => number) {
+  const reads: number[] = []
+  const read = async (_: ReadFeeWindowParameters): Promise<FeeWindow> => {
+    const started = Date.now()
+    reads.push(started)
+    const ms = readMs()
+    await new Promise((r) => setTimeout(r, ms / 2))
+    const head = chain.headAt(Date.now())
+    await new Promise((r) => setTimeout(r, ms / 2))
+    const base = makeWindow({ baseFees: [1n, 1n], next: 1n, intervalMs: chain.stepMs })
+    return {
+      ...base,
+      headNumber: head,
+      oldestBlock: head - 1,
+      headTimestamp: Math.floor(chain.timestampMs(head) / 1000),
+      fetchedAt: Date.now(),
+    }
+  }
+  return { read, reads }
+}
+
+function feedOf(
+  chain: Sim,
+  over: Parameters<typeof feedSettings>[0] = {},
+  readMs = () => 30,
+  plan?: ConstructorParameters<typeof ChainFeed>[1]['plan'],
+) {
+  const n = node(chain, readMs)
+  const feed = new ChainFeed(
+    { id: 1, name: 'sim', rpcUrls: ['http://127.0.0.1:1'] },
+    { settings: feedSettings({ maxHeadAgeMs: 0, ...over }), store: layeredStore([]), read: n.read, ...(plan ? { plan } : {}) },
+  )
+  return { feed, reads: n.reads }
+}
+
+/** A client asking every `everyMs` for `forMs`: per answer, how many blocks it is behind the node's head, whether stale, and how long it waited. */
+async function poll(feed: InstanceType<typeof ChainFeed>, chain: Sim, everyMs: number, forMs: number) {
+  const answers: { behind: number; stale: boolean; waitedMs: number }[] = []
+  const end = Date.now() + forMs
+  while (Date.now() < end) {
+    const asked = Date.now()
+    const got = feed.get()
+    // the feed may wait for a due read: let the fake clock run until it answers
+    let settled = false
+    void got.finally(() => (settled = true))
+    while (!settled) await vi.advanceTimersByTimeAsync(5)
+    const answer = await got
+    answers.push({ behind: chain.headAt(asked) - answer.window.headNumber, stale: answer.stale, waitedMs: Date.now() - asked })
+    await vi.advanceTimersByTimeAsync(Math.max(0, asked + everyMs - Date.now()))
+  }
+  return answers
+}
+
+beforeEach(() => {
+  vi.useFakeTimers()
+  vi.setSystemTime(T0 + 10 * 2_000 + 500)
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('a chain feed: fresh for every client pattern while the node is healthy', () => {
+  test.each([
+    ['every 10 s on 2-s blocks', 2_000, 10_000],
+    ['every 15 s on 2-s blocks', 2_000, 15_000],
+    ['every 8 s on 1-s blocks', 1_000, 8_000],
+    ['every 200 ms on 2-s blocks', 2_000, 200],
+    ['every 60 s on 12-s blocks', 12_000, 60_000],
+  ])('behavior: a client asking %s gets the head or the block before it, never marked stale', async (_, stepMs, everyMs) => {
+    const chain = simChain({ stepMs, delayMs: [50, 300] })
+    vi.setSystemTime(T0 + 10 * stepMs + 500)
+    const { feed, reads } = feedOf(chain)
+    const forMs = Math.max(150 * stepMs, 6 * everyMs)
+    const answers = await poll(feed, chain, everyMs, forMs)
+    // the first answer waits for the cold read; every answer after it is current
+    expect(answers.slice(1).filter((a) => a.behind > 1)).toEqual([])
+    expect(answers.filter((a) => a.stale)).toEqual([])
+    // at most about one read per block while warm, once the read timing has found the blocks' phase
+    const settled = reads[0]! + 20 * stepMs
+    const blocks = chain.headAt(Date.now()) - chain.headAt(settled)
+    expect(reads.filter((r) => r >= settled).length / blocks).toBeLessThanOrEqual(1.1)
+    feed.stop()
+  })
+
+  test('behavior: a client every 8 s on 1-s blocks sees a new block each time', async () => {
+    const chain = simChain({ stepMs: 1_000, delayMs: [50, 300] })
+    const { feed } = feedOf(chain)
+    const seen: number[] = []
+    for (let i = 0; i < 8; i++) {
+      const got = feed.get()
+      let settled = false
+      void got.finally(() => (settled = true))
+      while (!settled) await vi.advanceTimersByTimeAsync(5)
+      seen.push((await got).window.headNumber)
+      await vi.advanceTimersByTimeAsync(8_000)
+    }
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]!)
+    feed.stop()
+  })
+})
+
+describe('a chain feed: the warm period', () => {
+  test('behavior: read on its own while warm, at most about once per block; no reads once FEED_WARM_SECONDS have passed since the last request', async () => {
+    const chain = simChain({ stepMs: 2_000, delayMs: [50, 300] })
+    const { feed, reads } = feedOf(chain, { warmMs: 60_000 })
+    await poll(feed, chain, 1_000, 1_000) // one request
+    const first = reads.length
+    const from = chain.headAt(Date.now())
+    await vi.advanceTimersByTimeAsync(59_000)
+    const warmReads = reads.length - first
+    const blocks = chain.headAt(Date.now()) - from
+    // ~29 blocks in the warm minute: a read each, and the timing's first few probes
+    expect(warmReads).toBeGreaterThanOrEqual(blocks)
+    expect(warmReads).toBeLessThanOrEqual(Math.ceil(1.1 * blocks) + 4)
+    expect(feed.warm()).toBe(true)
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(feed.warm()).toBe(false)
+    const after = reads.length
+    await vi.advanceTimersByTimeAsync(120_000)
+    expect(reads.length).toBe(after)
+  })
+
+  test('behavior: a subscriber keeps the chain warm, and the warm period runs from when it leaves', async () => {
+    const chain = simChain({ stepMs: 2_000, delayMs: [50, 300] })
+    const { feed, reads } = feedOf(chain, { warmMs: 10_000 })
+    const events: number[] = []
+    const leave = feed.subscribe(() => events.push(feed.held()?.headNumber ?? -1))
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(events.length).toBeGreaterThanOrEqual(25)
+    leave()
+    await vi.advanceTimersByTimeAsync(9_000)
+    expect(feed.warm()).toBe(true)
+    await vi.advanceTimersByTimeAsync(2_000)
+    const after = reads.length
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(reads.length).toBe(after)
+  })
+
+  test('behavior: FEED_WARM_SECONDS=0 (as on Vercel: nothing runs between requests): no reads between requests, and a request past its window waits for the read and gets the head', async () => {
+    const chain = simChain({ stepMs: 2_000, delayMs: [50, 300] })
+    const { feed, reads } = feedOf(chain, { warmMs: 0 })
+    const answers = await poll(feed, chain, 10_000, 60_000)
+    expect(reads.length).toBe(answers.length)
+    expect(answers.filter((a) => a.behind > 0 || a.stale)).toEqual([])
+  })
+})
+
+describe('a chain feed: bounds', () => {
+  test('behavior: a slow provider (3-s reads) holds no request: answers come at once from the window held', async () => {
+    const chain = simChain({ stepMs: 2_000, delayMs: [50, 300] })
+    let readMs = 30
+    const { feed } = feedOf(chain, {}, () => readMs)
+    await poll(feed, chain, 500, 4_000)
+    readMs = 3_000
+    const answers = await poll(feed, chain, 100, 30_000)
+    // the first slow read is waited for at most FEED_WAIT_MS' bound for a 30-ms read (2 × 30 + 50 ms);
+    // once a read has taken 3 s, none is waited for
+    expect(Math.max(...answers.map((a) => a.waitedMs))).toBeLessThanOrEqual(115)
+    expect(answers.slice(40).every((a) => a.waitedMs <= 5)).toBe(true)
+  })
+
+  test('behavior: the read ceiling holds whatever the read timing believes: never more than two reads per period', async () => {
+    const chain = simChain({ stepMs: 2_000, delayMs: [50, 300] })
+    // a timing that wants to read again the moment a read ends
+    const { feed, reads } = feedOf(
+      chain,
+      {},
+      () => 30,
+      (_, read) => ({ at: read.endedAt + 1 }),
+    )
+    await poll(feed, chain, 50, 30_000)
+    const period = periodOf(2_000)
+    for (let i = 2; i < reads.length; i++) expect(reads[i]! - reads[i - 2]!).toBeGreaterThanOrEqual(period)
+    expect(reads.length).toBeGreaterThan(20)
+    feed.stop()
+  })
+})
