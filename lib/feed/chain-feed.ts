@@ -93,6 +93,8 @@ export class ChainFeed {
   private lastReadMs?: number
   /** When this process's newest upstream reads started, ms since the epoch. */
   private starts: number[] = []
+  /** When this process first held each of the last heads (a head, ms since the epoch): the chain's wall-clock pace. */
+  private arrivals: { head: number; at: number }[] = []
   private warmUntil = Number.NEGATIVE_INFINITY
   private readonly listeners = new Set<() => void>()
   private timer?: { handle: ReturnType<typeof setTimeout>; at: number }
@@ -118,6 +120,19 @@ export class ChainFeed {
   /** The chain's period: its block interval within [1 s, 60 s], ms. */
   periodMs(window = this.held()): number {
     return periodOf(window?.blockIntervalMs ?? this.chain.nominalBlockTimeMs ?? 2_000)
+  }
+
+  /**
+   * The read ceiling's period: the chain's period, or its blocks' pace on the wall clock when that is
+   * slower (a devnet whose timestamps advance 1 s per 2-s block has a 1-s period by its stamps),
+   * measured over the last heads this process took (at least 4 blocks apart), ms.
+   */
+  ceilingPeriodMs(window = this.held()): number {
+    const period = this.periodMs(window)
+    const first = this.arrivals[0]
+    const last = this.arrivals.at(-1)
+    if (!first || !last || last.head - first.head < 4) return period
+    return Math.max(period, periodOf((last.at - first.at) / (last.head - first.head)))
   }
 
   /** Until when a window is fresh: its next read, never later than one period after it was read (a window from an instance whose clock runs ahead). */
@@ -242,7 +257,7 @@ export class ChainFeed {
     const window = this.held()
     let at = window ? this.freshUntil(window) : now
     if (this.failure) at = Math.max(at, this.failure.until)
-    at = Math.max(at, ceilingAllowsAt(this.starts, this.periodMs(window)))
+    at = Math.max(at, ceilingAllowsAt(this.starts, this.ceilingPeriodMs(window)))
     if (this.listeners.size === 0 && at >= this.warmUntil) return this.clearTimer()
     if (this.timer?.at === at) return
     this.clearTimer()
@@ -266,7 +281,7 @@ export class ChainFeed {
   private startRead(): Promise<FeeWindow> | undefined {
     if (this.reading) return this.reading.promise
     const startedAt = this.now()
-    if (ceilingAllowsAt(this.starts, this.periodMs()) > startedAt) return undefined
+    if (ceilingAllowsAt(this.starts, this.ceilingPeriodMs()) > startedAt) return undefined
     const before = this.held()
     const promise = this.parts.store
       .load(
@@ -278,6 +293,7 @@ export class ChainFeed {
       .then(
         ({ window, source }: { window: FeeWindow; source: LoadSource }) => {
           if (source !== 'local') count('gas_api_shared_reads_total', { chain: this.chain.id, source })
+          this.noteArrival(window)
           this.failure = undefined
           // a window read after the failure (here, or by another instance) ends it
           this.notify()
@@ -296,6 +312,15 @@ export class ChainFeed {
     promise.catch(() => {})
     this.reading = { promise, startedAt }
     return promise
+  }
+
+  /** Records when this process first held a new head (the last 33 heads: the pace over 32 blocks). */
+  private noteArrival(window: FeeWindow): void {
+    const last = this.arrivals.at(-1)
+    if (last && window.headNumber <= last.head) return
+    // a head far ahead of the last (the chain paused, or this process was not asked) starts over
+    if (last && window.headNumber - last.head > 8) this.arrivals = []
+    this.arrivals = [...this.arrivals, { head: window.headNumber, at: this.now() }].slice(-33)
   }
 
   private fail(err: unknown): void {
@@ -366,7 +391,7 @@ export class ChainFeed {
       let read = this.startRead()
       if (!read) {
         // the ceiling: the read starts as soon as it allows one
-        const allowedAt = ceilingAllowsAt(this.starts, this.periodMs())
+        const allowedAt = ceilingAllowsAt(this.starts, this.ceilingPeriodMs())
         if (allowedAt >= deadline) throw new UpstreamUnavailableError('The chain was read as often as allowed; no window is available yet.')
         await new Promise((r) => setTimeout(r, allowedAt - this.now()))
         read = this.startRead() ?? this.reading?.promise

@@ -56,6 +56,7 @@ export function chainFeed(chain: ChainConfig, settings: FeedsSettings): ChainFee
   // the layers ask the feed (declared below) for its window and period only once it exists
   const held = () => feed.held()
   const periodMs = () => feed.periodMs()
+  const ceilingPeriodMs = () => feed.ceilingPeriodMs()
   const layers: WindowLayer[] = [dataCacheLayer(chain.id, scope, () => Math.ceil(periodMs() / 1000))]
   if (settings.sharedStore) {
     layers.push(
@@ -63,7 +64,7 @@ export function chainFeed(chain: ChainConfig, settings: FeedsSettings): ChainFee
         chainId: chain.id,
         scope,
         held,
-        periodMs,
+        periodMs: ceilingPeriodMs,
         now: () => Date.now(),
         publishTtlMs: settings.maxStaleMs + 60_000,
         lockMs: settings.rpcTimeoutMs + 1_000,

@@ -142,10 +142,11 @@ describe('a chain feed: the warm period', () => {
   test('behavior: read on its own while warm, at most about once per block; no reads once FEED_WARM_SECONDS have passed since the last request', async () => {
     const chain = simChain({ stepMs: 2_000, delayMs: [50, 300] })
     const { feed, reads } = feedOf(chain, { warmMs: 60_000 })
+    const asked = Date.now()
     await poll(feed, chain, 1_000, 1_000) // one request
     const first = reads.length
     const from = chain.headAt(Date.now())
-    await vi.advanceTimersByTimeAsync(59_000)
+    await vi.advanceTimersByTimeAsync(asked + 59_000 - Date.now())
     const warmReads = reads.length - first
     const blocks = chain.headAt(Date.now()) - from
     // ~29 blocks in the warm minute: a read each, and the timing's first few probes
@@ -211,6 +212,21 @@ describe('a chain feed: bounds', () => {
     const period = periodOf(2_000)
     for (let i = 2; i < reads.length; i++) expect(reads[i]! - reads[i - 2]!).toBeGreaterThanOrEqual(period)
     expect(reads.length).toBeGreaterThan(20)
+    feed.stop()
+  })
+
+  test('behavior: on a chain whose timestamps advance 1 s per 2-s block, the ceiling counts periods of the wall clock: at most two reads per 2 s', async () => {
+    const chain = simChain({ stepMs: 2_000, delayMs: [50, 300], stampStepMs: 1_000 })
+    // a timing that believes the 1-s stamps and wants to read again at once
+    const { feed, reads } = feedOf(
+      chain,
+      {},
+      () => 30,
+      (_, read) => ({ at: read.endedAt + 1 }),
+    )
+    await poll(feed, chain, 50, 60_000)
+    const settled = reads.filter((r) => r >= reads[0]! + 20_000)
+    for (let i = 2; i < settled.length; i++) expect(settled[i]! - settled[i - 2]!).toBeGreaterThanOrEqual(2_000)
     feed.stop()
   })
 })
