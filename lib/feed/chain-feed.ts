@@ -143,15 +143,16 @@ export class ChainFeed {
 
   /**
    * The chain's window for a request (see the class comment). `countLookup: false` leaves the lookup
-   * out of gas_api_cache_total (a stream hub's looks are not requests).
+   * out of gas_api_cache_total (a stream hub's looks are not requests); `warm: false` does not count
+   * as demand (a readiness probe must not keep every chain read).
    * @throws UpstreamUnavailableError, UpstreamBadResponseError, FeeMarketUnsupportedError when no window young enough can be served
    */
-  async get(opts: { countLookup?: boolean } = {}): Promise<CachedFeeWindow> {
+  async get(opts: { countLookup?: boolean; warm?: boolean } = {}): Promise<CachedFeeWindow> {
     const tally = (outcome: string) => {
       if (opts.countLookup !== false) count('gas_api_cache_total', { chain: this.chain.id, outcome })
     }
     const now = this.now()
-    this.keepWarm(now)
+    if (opts.warm !== false) this.keepWarm(now)
     const window = this.held()
     const decision = decide(
       {

@@ -48,9 +48,8 @@ function feedOf(chainId: number) {
   return chainFeed(chain, settingsOf(getServerEnv()))
 }
 
-/** A configured chain's window, through its feed, as a request gets it. */
-const windowOf = (chain: ChainConfig, opts: { countLookup?: boolean } = {}): Promise<CachedFeeWindow> =>
-  chainFeed(chain, settingsOf(getServerEnv())).get(opts)
+/** A configured chain's window, through its feed, as a request gets it, but not as demand (it does not warm the chain). */
+const probeWindow = (chain: ChainConfig): Promise<CachedFeeWindow> => chainFeed(chain, settingsOf(getServerEnv())).get({ warm: false })
 
 /**
  * Calls `listener` whenever the chain's feed takes a newer window or a read of it fails; the chain
@@ -212,14 +211,14 @@ export function supportedChainNames(): SupportedChainNames {
 }
 
 /**
- * Readiness (/readyz): asks every configured chain for its window through the feed, exactly as a
- * request would (a fresh window: no read; an older one: at most the single-flight's one read per
- * block, behind the answer; none young enough: a read bounded by RPC_TIMEOUT_MS; a failing chain:
- * nothing within its back-off), then reports which chains hold a window no older than MAX_STALE_SECONDS.
+ * Readiness (/readyz): asks every configured chain for its window through the feed, as a request
+ * would but without warming it (a load balancer's probes would keep every chain read): a fresh
+ * window, no read; an older one, at most its one due read; none young enough, a read bounded by
+ * RPC_TIMEOUT_MS; a failing chain, nothing within its back-off. Then it reports which chains hold a window no older than MAX_STALE_SECONDS.
  */
 export async function checkReadiness(): Promise<Readiness> {
   const chains = [...getChains().values()]
-  const results = await Promise.allSettled(chains.map((c) => windowOf(c)))
+  const results = await Promise.allSettled(chains.map((c) => probeWindow(c)))
   const errors = new Map<number, string>()
   results.forEach((r, i) => {
     if (r.status === 'rejected') errors.set(chains[i]!.id, r.reason instanceof Error ? r.reason.name : 'Error')

@@ -133,7 +133,7 @@ describe('GET /networks/{chainId}/stream', () => {
       0,
     )
     // one event per new block: from the first event on, every block the node made has its event (the
-    // feed reads each new block once, timed on the chain's blocks: lib/feed/rules.ts nextRead); the
+    // feed reads each new block once, timed on the chain's blocks: lib/feed/read-timing.ts nextRead); the
     // block numbers only go up, never the same block twice with the same staleness
     const firstBlock = fees(first).blockNumber
     await s.next((e) => isFees(e) && fees(e).blockNumber >= firstBlock + 15, 60_000)
@@ -158,7 +158,7 @@ describe('GET /networks/{chainId}/stream', () => {
     const endBlock = Math.max(...streams.map((s) => fees(s.events.filter(isFees).at(-1)!).blockNumber))
     // one read per new block, whatever the number of streams (+1: a read may be under way at either
     // end of the period; +1: a probe of the block's arrival that came too early and was read again,
-    // about one per 64 blocks: lib/feed/rules.ts nextRead)
+    // about one per 64 blocks: lib/feed/read-timing.ts nextRead)
     expect(reads).toBeLessThanOrEqual(endBlock - startBlock + 2)
     expect(reads).toBeGreaterThan(0)
     // every stream got one event for each block of the period

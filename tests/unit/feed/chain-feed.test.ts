@@ -160,6 +160,17 @@ describe('a chain feed: the warm period', () => {
     expect(reads.length).toBe(after)
   })
 
+  test('behavior: a readiness probe (warm: false) reads a due window but does not warm the chain', async () => {
+    const chain = simChain({ stepMs: 2_000, delayMs: [50, 300] })
+    const { feed, reads } = feedOf(chain, { warmMs: 60_000 })
+    const probe = feed.get({ warm: false })
+    await vi.advanceTimersByTimeAsync(100)
+    expect((await probe).window.headNumber).toBe(chain.headAt(Date.now()))
+    expect(feed.warm()).toBe(false)
+    await vi.advanceTimersByTimeAsync(30_000)
+    expect(reads.length).toBe(1)
+  })
+
   test('behavior: a subscriber keeps the chain warm, and the warm period runs from when it leaves', async () => {
     const chain = simChain({ stepMs: 2_000, delayMs: [50, 300] })
     const { feed, reads } = feedOf(chain, { warmMs: 10_000 })
