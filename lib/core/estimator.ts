@@ -102,7 +102,6 @@ export function maxBaseFeeRisePpm(
   return rise > PPM ? PPM : rise
 }
 
-
 function rewardAt(data: FeeData, block: number, percentile: number): bigint | undefined {
   const column = data.rewardPercentiles.indexOf(percentile)
   if (column < 0) throw new RangeError(`reward percentile ${percentile} was not requested`)
