@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { startDevnet } from './devnet/devnet'
-import { getDemoEnv } from '../lib/env'
+import { getDemoEnv } from './demo/demo-env'
 import { ensureFreshBuild } from './devnet/fresh-build'
 import { startService } from './devnet/service'
 import { loadRecording, loadSharedDatasets } from './backtest/datasets'
