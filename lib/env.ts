@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import type { ChainFeePolicyOverride } from './core/chain-policy'
 import { processSingleton } from './core/process-singleton'
+import { DEFAULT_REDIS_TIMEOUT_MS } from './core/redis-timeout.mjs'
+import { parseGwei } from './core/units'
 import { ApiKeysSchema, MIN_SECRET_LENGTH } from './auth/api-keys-setting'
 
 /**
@@ -100,14 +102,14 @@ export const EdgeEnvSchema = z.object({
 
 export type EdgeEnv = z.infer<typeof EdgeEnvSchema>
 
-/** A decimal gwei amount (at most 9 fractional digits), as wei. */
-const GweiSchema = z
+/**
+ * A decimal gwei amount as written in a setting, as wei. Unlike lib/core/schemas.ts's GweiSchema (the
+ * API's exact output format) it accepts trailing zeros ("30.0") and caps the whole part at 18 digits.
+ */
+const GweiSettingSchema = z
   .string()
   .regex(/^(0|[1-9]\d{0,17})(\.\d{1,9})?$/, 'a decimal gwei amount, e.g. "30" or "0.001"')
-  .transform((g) => {
-    const [whole = '0', fraction = ''] = g.split('.')
-    return BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, '0'))
-  })
+  .transform(parseGwei)
 const PercentSchema = z
   .number()
   .min(0)
@@ -134,8 +136,8 @@ const ChainFeePoliciesSchema = z
       z.string().regex(/^[1-9]\d{0,15}$/),
       z
         .object({
-          minPriorityFeeGwei: GweiSchema.optional(),
-          minSuggestedPriorityFeeGwei: GweiSchema.optional(),
+          minPriorityFeeGwei: GweiSettingSchema.optional(),
+          minSuggestedPriorityFeeGwei: GweiSettingSchema.optional(),
           ignoresTips: z.boolean().optional(),
           maxBaseFeeRisePercent: PercentSchema.optional(),
           maxBaseFeeFallPercent: PercentSchema.optional(),
@@ -227,7 +229,7 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
    */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** Longest any Redis command is waited for before the instance falls back to its own memory, ms. */
-  REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(DEFAULT_REDIS_TIMEOUT_MS),
   /** chainId → overrides of that chain's fee policy row (CHAIN_FEE_POLICIES, JSON). */
   CHAIN_FEE_POLICIES: ChainFeePoliciesSchema.default({}),
   /** Plain http:// RPC URLs to other hosts than this one (provider keys travel in URLs). Default false. */

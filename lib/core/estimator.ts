@@ -2,7 +2,7 @@ import { DEFAULT_FEE_POLICY, type ChainFeePolicy } from './chain-policy'
 import { maxOf, median, midRank, percentileNearestRank, range, sortAscending } from './statistics'
 import type { FeeData, LevelEstimate, Urgency } from './types'
 import { answerAgeBlocks } from './freshness'
-import { mulDivCeil } from './units'
+import { mulDivCeil, PPM } from './units'
 
 /**
  * Per-urgency settings (one row per level, as MetaMask's gas-fee-controller has them): the promised
@@ -75,7 +75,6 @@ export const TREND_BLOCKS = 10
  * 2 wei, as the backtest's judge does: no market price sits there.
  */
 export const IGNORE_TIP_WEI = 2n
-const PPM = 1_000_000n
 
 /**
  * The largest per-block base fee rise to plan for (ppm): the chain's protocol maximum (12.5% on

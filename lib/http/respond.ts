@@ -15,7 +15,7 @@ import { count, observeSeconds } from '../metrics/registry'
 import { logger } from '../log/logger'
 import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
-import { errorJson } from './error-body'
+import { BASIC_CHALLENGE, errorJson, MISCONFIGURED } from './error-body'
 import {
   FeeMarketUnsupportedError,
   InvalidChainIdError,
@@ -43,8 +43,7 @@ export function toErrorResponse(err: unknown): Response {
     return errorJson(400, err.message)
   }
   if (err instanceof NotFoundError) return errorJson(404, err.message)
-  if (err instanceof UnauthenticatedError)
-    return errorJson(401, err.message, { 'www-authenticate': 'Basic realm="gas-api", charset="UTF-8"' })
+  if (err instanceof UnauthenticatedError) return errorJson(401, err.message, BASIC_CHALLENGE)
   if (err instanceof RateLimitedError) {
     return errorJson(429, err.message, { ...err.headers, 'retry-after': String(err.retryAfterSeconds) })
   }
@@ -67,7 +66,7 @@ export function toErrorResponse(err: unknown): Response {
   }
   if (err instanceof ConfigError) {
     logError(err)
-    return errorJson(503, 'The service is misconfigured; its operator has been told.', { 'retry-after': '60' })
+    return errorJson(MISCONFIGURED.status, MISCONFIGURED.message, MISCONFIGURED.headers)
   }
   logError(err)
   return errorJson(500, 'An unexpected error occurred.')

@@ -3,7 +3,7 @@
  * against the waits the service promises per level. Pure: callers read the CSV (parseCsv rows of
  * ../shared/data/eth-mainnet-mempool-waits-2025/waiting_time_txs.csv.gz) and print the tables.
  */
-import { LEVEL_SETTINGS } from '../../lib/core/estimator'
+import { IGNORE_TIP_WEI, LEVEL_SETTINGS } from '../../lib/core/estimator'
 import { csvCell, type CsvRow } from '../record/recording'
 import { percentileNearestRank } from '../../lib/core/statistics'
 import type { Urgency } from '../../lib/core/types'
@@ -157,12 +157,6 @@ function stepBackward(base: bigint, d: number): [bigint, bigint] {
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
 
 /**
- * Tips at or below this are not a market price: go-ethereum's oracle skips them (DefaultIgnorePrice
- * = 2 wei) and so does the estimator; they get a row of their own.
- */
-export const IGNORED_TIP_WEI = 2n
-
-/**
  * Band edges, gwei. The promise table's tip thresholds are the same edges: it assumes no tip the
  * estimator would have suggested.
  */
@@ -178,12 +172,12 @@ export type TipBand = {
 
 /** '≤ 2 wei', then [edge, next edge) in gwei (the first starting above 2 wei), the last open-ended. */
 export const TIP_BANDS: readonly TipBand[] = [
-  { label: '≤ 2 wei', fromWei: 0n, toWei: IGNORED_TIP_WEI + 1n },
+  { label: '≤ 2 wei', fromWei: 0n, toWei: IGNORE_TIP_WEI + 1n },
   ...TIP_BAND_EDGES_GWEI.map((from, i) => {
     const to = TIP_BAND_EDGES_GWEI[i + 1]
     return {
       label: i === 0 ? `(2 wei, ${to})` : to === undefined ? `[${from}, ∞)` : `[${from}, ${to})`,
-      fromWei: i === 0 ? IGNORED_TIP_WEI + 1n : parseGwei(from),
+      fromWei: i === 0 ? IGNORE_TIP_WEI + 1n : parseGwei(from),
       toWei: to === undefined ? null : parseGwei(to),
     }
   }),
