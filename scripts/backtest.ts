@@ -4,7 +4,7 @@ import { runBacktest, WARMUP_BLOCKS, type BacktestResult, type LevelMetrics } fr
 import { JUDGES, toBlockStats } from './backtest/block-stats'
 import { STRATEGIES } from './backtest/strategies'
 import { loadRecording, loadSharedDatasets } from './backtest/datasets'
-import { parseCommandLine } from './cli-args'
+import { parseCommandLine } from './cli/cli-args'
 
 const usage =
   'usage: npm run backtest -- <recording.jsonl[.gz] | shared> [--strategy a,b] [--judge lenient,moderate,strict] [--lag 0,1,2] [--json out.json] [--shared dir]'

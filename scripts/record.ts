@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs'
 import { toJsonLines } from './record/recording'
 import { recordBlocks } from './record/record-blocks'
-import { parseCommandLine, usageExit } from './cli-args'
+import { parseCommandLine, usageExit } from './cli/cli-args'
 import { describeRecordError } from './record/record-error'
 import { resolveRpcArgument } from './record/rpc-argument'
 
