@@ -23,7 +23,7 @@ const booleanFlag = z
   .transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1'))
 
 /** The longest rate-limit window: one week, in seconds. */
-export const MAX_RATE_WINDOW_SECONDS = 604_800
+const MAX_RATE_WINDOW_SECONDS = 604_800
 
 /** `<requests>/<seconds>`, e.g. `1200/60`; `0` disables the limit. */
 const RatePolicySchema = z
@@ -78,7 +78,7 @@ export const RpcUrlListSchema = z
   .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1, 'at least one http(s) URL'))
 
 /** Whether a URL's host is this machine (127.0.0.0/8, ::1, localhost): plain http cannot leak there. */
-export function isLoopbackUrl(url: string): boolean {
+function isLoopbackUrl(url: string): boolean {
   const host = new URL(url).hostname.toLowerCase()
   return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host)
 }
@@ -87,7 +87,7 @@ export function isLoopbackUrl(url: string): boolean {
  * The settings the edge middleware reads besides API_KEYS (also part of ServerEnvSchema, so a start
  * validates them with the rest).
  */
-export const EdgeEnvSchema = z.object({
+const EdgeEnvSchema = z.object({
   /** API_KEYS, validated (see parseApiKeysText in lib/auth/api-keys-setting.ts). */
   API_KEYS: ApiKeysSchema,
   /** Bearer token that opens /metrics; unset: /metrics answers 404. At least 16 characters. */
@@ -162,7 +162,7 @@ const ChainFeePoliciesSchema = z
     ),
   )
 
-export const ServerEnvSchema = EdgeEnvSchema.extend({
+const ServerEnvSchema = EdgeEnvSchema.extend({
   /** Whether the default chain set gets viem's public RPC URLs. Default true. */
   USE_PUBLIC_RPCS: booleanFlag.transform((v) => v ?? true),
   /** Longest any request waits for the upstream node, ms. */

@@ -30,7 +30,7 @@ import {
 } from '../core/errors'
 
 /** Methods every endpoint answers. */
-export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS'
+const ALLOWED_METHODS = 'GET, HEAD, OPTIONS'
 
 type ErrorClass<E extends Error> = new (...args: never[]) => E
 

@@ -36,7 +36,7 @@ export type MempoolTx = {
  * Blocks beyond this distance from a known base fee bound nothing useful: (9/8)^32 is a factor 43.
  * The limit keeps the bigint powers small.
  */
-export const MAX_BASE_FEE_GAP_BLOCKS = 32
+const MAX_BASE_FEE_GAP_BLOCKS = 32
 
 /**
  * Rows of waiting_time_txs.csv to transactions. The tip is the protocol's, min(gas_tip_cap,
@@ -160,7 +160,7 @@ const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
  * Band edges, gwei. The promise table's tip thresholds are the same edges: it assumes no tip the
  * estimator would have suggested.
  */
-export const TIP_BAND_EDGES_GWEI = ['0', '0.01', '0.1', '0.5', '1', '2'] as const
+const TIP_BAND_EDGES_GWEI = ['0', '0.01', '0.1', '0.5', '1', '2'] as const
 
 export type TipBand = {
   label: string
@@ -171,7 +171,7 @@ export type TipBand = {
 }
 
 /** '≤ 2 wei', then [edge, next edge) in gwei (the first starting above 2 wei), the last open-ended. */
-export const TIP_BANDS: readonly TipBand[] = [
+const TIP_BANDS: readonly TipBand[] = [
   { label: '≤ 2 wei', fromWei: 0n, toWei: IGNORE_TIP_WEI + 1n },
   ...TIP_BAND_EDGES_GWEI.map((from, i) => {
     const to = TIP_BAND_EDGES_GWEI[i + 1]

@@ -1,10 +1,8 @@
-import { BACKTEST_PERCENTILES, type BlockStats } from './block-stats'
+import { BACKTEST_PERCENTILES, type BlockStats } from '../../lib/core/judge'
 import { ours, type Strategy, type StrategyView, type Suggestion } from '../../lib/core/backtest'
 import { median, sortAscending } from '../../lib/core/statistics'
 import type { Urgency } from '../../lib/core/types'
 import { WEI_PER_GWEI } from '../../lib/core/units'
-
-export { ours, type Strategy, type StrategyView, type Suggestion } from '../../lib/core/backtest'
 
 const col = (p: number) => BACKTEST_PERCENTILES.indexOf(p as (typeof BACKTEST_PERCENTILES)[number])
 const reward = (b: BlockStats, p: number) => b.rewards[col(p)] ?? 0n
