@@ -11,11 +11,12 @@ import { defineConfig, globalIgnores } from 'eslint/config'
  */
 const LAYERS = [
   ['lib/core'], // pure: fee math, statistics, units, chain fee policies, domain errors, schemas
+  ['lib/auth'], // credentials: API_KEYS's syntax (which lib/env.ts validates with the rest), keys, identity
   ['lib/env.ts', 'lib/metrics'], // configuration, counters
   ['lib/log'], // the logger (pino): reads LOG_LEVEL from lib/env.ts, so one layer above it
   ['lib/chains'], // the chain registry
   ['lib/upstream', 'lib/store'], // the JSON-RPC adapter; memory or Redis
-  ['lib/feed', 'lib/ratelimit', 'lib/auth'], // freshness and single-flight; quotas; credentials
+  ['lib/feed', 'lib/ratelimit'], // freshness and single-flight; quotas
   ['lib/fees'], // the service API the handlers and pages call
   ['lib/http'], // error → status, headers, identity, responses
   ['app', 'middleware.ts', 'instrumentation.ts'],

@@ -5,11 +5,10 @@ import { clientAddress } from '@/lib/auth/client-address'
 import { addressBlocked, instanceBlocked, recordAuthFailure } from '@/lib/auth/failure-throttle'
 import { IDENTITY_HEADER, signIdentity } from '@/lib/auth/identity'
 import { getEdgeEnv, type EdgeEnv } from '@/lib/env'
-import { errorJson } from '@/lib/http/error-body'
+import { BASIC_CHALLENGE, errorJson, MISCONFIGURED } from '@/lib/http/error-body'
 import { hasMalformedEscape } from '@/lib/http/path'
 import { API_CONTENT_SECURITY_POLICY, newNonce, pageContentSecurityPolicy, SECURITY_HEADERS } from '@/lib/http/security-headers'
 
-const CHALLENGE = { 'www-authenticate': 'Basic realm="gas-api", charset="UTF-8"' }
 const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="gas-api-metrics"' }
 
 const MESSAGES = {
@@ -23,6 +22,9 @@ const MESSAGES = {
 function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
   return errorJson(status, message, { ...headers, ...SECURITY_HEADERS, 'content-security-policy': API_CONTENT_SECURITY_POLICY })
 }
+
+/** 503 for a configuration the middleware cannot use (logged by the caller). */
+const misconfigured = () => refuse(MISCONFIGURED.status, MISCONFIGURED.message, MISCONFIGURED.headers)
 
 /**
  * The API's own answers (JSON, the stream, metrics, probes): no page, so no nonce to hand to Next; a
@@ -72,7 +74,7 @@ export async function middleware(request: NextRequest) {
     env = getEdgeEnv()
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', error: 'ConfigError', message: (err as Error).message }))
-    return refuse(503, 'The service is misconfigured; its operator has been told.', { 'retry-after': '60' })
+    return misconfigured()
   }
   if (path === '/readyz' && env.READYZ_AUTH === 'none') return pass(request)
   const header = request.headers.get('authorization')
@@ -103,7 +105,7 @@ export async function middleware(request: NextRequest) {
   }
   if (result.reason === 'misconfigured') {
     console.error(JSON.stringify({ level: 'error', error: 'ApiKeysConfigError', message: 'API_KEYS is malformed' }))
-    return refuse(503, 'The service is misconfigured; its operator has been told.', { 'retry-after': '60' })
+    return misconfigured()
   }
   if (result.reason === 'malformed' || result.reason === 'invalid') {
     // past the instance's ceiling a failure is a 429; valid credentials passed above, whatever the ceiling
@@ -111,7 +113,7 @@ export async function middleware(request: NextRequest) {
     recordAuthFailure(address)
     if (ceiling !== null) return throttled(ceiling)
   }
-  return refuse(401, MESSAGES[result.reason], CHALLENGE)
+  return refuse(401, MESSAGES[result.reason], BASIC_CHALLENGE)
 }
 
 export const config = {

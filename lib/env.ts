@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import type { ChainFeePolicyOverride } from './core/chain-policy'
 import { processSingleton } from './core/process-singleton'
+import { DEFAULT_REDIS_TIMEOUT_MS } from './core/redis-timeout.mjs'
+import { parseGwei } from './core/units'
+import { ApiKeysSchema, MIN_SECRET_LENGTH } from './auth/api-keys-setting'
 
 /**
  * The one place that reads process.env. Values are parsed on first use (never at import time),
@@ -12,7 +15,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
-type EnvSource = Record<string, string | undefined>
+export type EnvSource = Record<string, string | undefined>
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -20,7 +23,7 @@ const booleanFlag = z
   .transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1'))
 
 /** The longest rate-limit window: one week, in seconds. */
-export const MAX_RATE_WINDOW_SECONDS = 604_800
+const MAX_RATE_WINDOW_SECONDS = 604_800
 
 /** `<requests>/<seconds>`, e.g. `1200/60`; `0` disables the limit. */
 const RatePolicySchema = z
@@ -63,7 +66,8 @@ export function getLogLevel(source: EnvSource = process.env): z.infer<typeof Log
   return logLevel(source.LOG_LEVEL)
 }
 
-const RpcUrlListSchema = z
+/** A comma-separated list of http(s) URLs (an RPC_URL_<chainId> value). */
+export const RpcUrlListSchema = z
   .string()
   .transform((s) =>
     s
@@ -74,61 +78,17 @@ const RpcUrlListSchema = z
   .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1, 'at least one http(s) URL'))
 
 /** Whether a URL's host is this machine (127.0.0.0/8, ::1, localhost): plain http cannot leak there. */
-export function isLoopbackUrl(url: string): boolean {
+function isLoopbackUrl(url: string): boolean {
   const host = new URL(url).hostname.toLowerCase()
   return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host)
 }
-
-/** The shortest plain API key secret accepted: 16 characters (a sha256: entry must hold 64 hex digits). */
-export const MIN_SECRET_LENGTH = 16
-
-/** One API_KEYS entry as written: the key name and either the plain secret or the secret's SHA-256 (hex). */
-export type ApiKeyText = { key: string } & ({ secret: string; digestHex?: undefined } | { digestHex: string; secret?: undefined })
-
-/**
- * Parses API_KEYS: comma-separated entries `key:secret` (the secret may contain ':' but not ',';
- * at least MIN_SECRET_LENGTH characters) or `key:sha256:<64 hex>` (the SHA-256 of the UTF-8
- * secret). Blank entries are ignored.
- * @throws ConfigError naming the entry (its number and key name), never its secret
- */
-export function parseApiKeysText(setting: string): ApiKeyText[] {
-  const parts = setting
-    .split(',')
-    .map((p) => p.trim())
-    .filter((p) => p.length > 0)
-  return parts.map((part, index) => {
-    const colon = part.indexOf(':')
-    const key = colon > 0 ? part.slice(0, colon) : ''
-    const rest = colon > 0 ? part.slice(colon + 1) : ''
-    if (!key || !rest) throw new ConfigError(`API_KEYS entry ${index + 1} is not key:secret`)
-    if (rest.startsWith('sha256:')) {
-      const digestHex = /^sha256:([0-9a-fA-F]{64})$/.exec(rest)?.[1]
-      if (digestHex === undefined) throw new ConfigError(`API_KEYS entry ${index + 1} ('${key}'): the sha256: digest is not 64 hex digits`)
-      return { key, digestHex }
-    }
-    if ([...rest].length < MIN_SECRET_LENGTH)
-      throw new ConfigError(`API_KEYS entry ${index + 1} ('${key}'): the secret is shorter than ${MIN_SECRET_LENGTH} characters`)
-    return { key, secret: rest }
-  })
-}
-
-const ApiKeysSchema = z
-  .string()
-  .default('')
-  .superRefine((s, ctx) => {
-    try {
-      parseApiKeysText(s)
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message, params: { safe: true } })
-    }
-  })
 
 /**
  * The settings the edge middleware reads besides API_KEYS (also part of ServerEnvSchema, so a start
  * validates them with the rest).
  */
-export const EdgeEnvSchema = z.object({
-  /** API_KEYS, validated (see parseApiKeysText). */
+const EdgeEnvSchema = z.object({
+  /** API_KEYS, validated (see parseApiKeysText in lib/auth/api-keys-setting.ts). */
   API_KEYS: ApiKeysSchema,
   /** Bearer token that opens /metrics; unset: /metrics answers 404. At least 16 characters. */
   METRICS_TOKEN: z.string().min(MIN_SECRET_LENGTH, `at least ${MIN_SECRET_LENGTH} characters`).optional(),
@@ -142,14 +102,14 @@ export const EdgeEnvSchema = z.object({
 
 export type EdgeEnv = z.infer<typeof EdgeEnvSchema>
 
-/** A decimal gwei amount (at most 9 fractional digits), as wei. */
-const GweiSchema = z
+/**
+ * A decimal gwei amount as written in a setting, as wei. Unlike lib/core/schemas.ts's GweiSchema (the
+ * API's exact output format) it accepts trailing zeros ("30.0") and caps the whole part at 18 digits.
+ */
+const GweiSettingSchema = z
   .string()
   .regex(/^(0|[1-9]\d{0,17})(\.\d{1,9})?$/, 'a decimal gwei amount, e.g. "30" or "0.001"')
-  .transform((g) => {
-    const [whole = '0', fraction = ''] = g.split('.')
-    return BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, '0'))
-  })
+  .transform(parseGwei)
 const PercentSchema = z
   .number()
   .min(0)
@@ -176,8 +136,8 @@ const ChainFeePoliciesSchema = z
       z.string().regex(/^[1-9]\d{0,15}$/),
       z
         .object({
-          minPriorityFeeGwei: GweiSchema.optional(),
-          minSuggestedPriorityFeeGwei: GweiSchema.optional(),
+          minPriorityFeeGwei: GweiSettingSchema.optional(),
+          minSuggestedPriorityFeeGwei: GweiSettingSchema.optional(),
           ignoresTips: z.boolean().optional(),
           maxBaseFeeRisePercent: PercentSchema.optional(),
           maxBaseFeeFallPercent: PercentSchema.optional(),
@@ -202,7 +162,7 @@ const ChainFeePoliciesSchema = z
     ),
   )
 
-export const ServerEnvSchema = EdgeEnvSchema.extend({
+const ServerEnvSchema = EdgeEnvSchema.extend({
   /** Whether the default chain set gets viem's public RPC URLs. Default true. */
   USE_PUBLIC_RPCS: booleanFlag.transform((v) => v ?? true),
   /** Longest any request waits for the upstream node, ms. */
@@ -269,7 +229,7 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
    */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** Longest any Redis command is waited for before the instance falls back to its own memory, ms. */
-  REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(DEFAULT_REDIS_TIMEOUT_MS),
   /** chainId → overrides of that chain's fee policy row (CHAIN_FEE_POLICIES, JSON). */
   CHAIN_FEE_POLICIES: ChainFeePoliciesSchema.default({}),
   /** Plain http:// RPC URLs to other hosts than this one (provider keys travel in URLs). Default false. */
@@ -381,31 +341,4 @@ export function getEdgeEnv(): EdgeEnv {
  */
 export function getApiKeysSetting(): string {
   return process.env.API_KEYS ?? ''
-}
-
-export const DemoEnvSchema = z.object({
-  /** Port `npm run demo` serves on. */
-  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
-  /** The demo API key's secret; random when unset. */
-  DEMO_API_SECRET: z.string().min(MIN_SECRET_LENGTH, `at least ${MIN_SECRET_LENGTH} characters`).optional(),
-})
-
-/** The demo script's settings (PORT, DEMO_API_SECRET), validated like the server's. */
-export function getDemoEnv(source: EnvSource = process.env) {
-  const result = DemoEnvSchema.safeParse({ PORT: source.PORT || undefined, DEMO_API_SECRET: source.DEMO_API_SECRET || undefined })
-  if (!result.success)
-    throw new ConfigError(`Invalid configuration in ${[...new Set(result.error.issues.map((i) => String(i.path[0])))].join(', ')}`)
-  return result.data
-}
-
-/**
- * The recorder's `--rpc` value: a URL, or the name of an `RPC_URL_<chainId>` variable holding one
- * (its first URL). With the name, the URL never appears on the command line, which `npm run` echoes.
- * @throws ConfigError naming the variable when it is unset or not a list of http(s) URLs
- */
-export function resolveRpcArgument(value: string, source: EnvSource = process.env): string {
-  if (!/^RPC_URL_\d+$/.test(value)) return value
-  const result = RpcUrlListSchema.safeParse(source[value] ?? '')
-  if (!result.success || result.data[0] === undefined) throw new ConfigError(`${value} is not set to an http(s) URL`)
-  return result.data[0]
 }

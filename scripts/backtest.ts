@@ -1,10 +1,11 @@
 // npm run backtest -- <recording.jsonl | shared> [--strategy ours,viem,…] [--judge lenient,moderate,strict] [--lag 0,1,2] [--json out.json]
 import { writeFileSync } from 'node:fs'
 import { runBacktest, WARMUP_BLOCKS, type BacktestResult, type LevelMetrics } from '../lib/core/backtest'
-import { JUDGES, toBlockStats } from './backtest/block-stats'
+import { toBlockStats } from './backtest/block-stats'
+import { JUDGES } from '../lib/core/judge'
 import { STRATEGIES } from './backtest/strategies'
 import { loadRecording, loadSharedDatasets } from './backtest/datasets'
-import { parseCommandLine } from './cli-args'
+import { parseCommandLine } from './cli/cli-args'
 
 const usage =
   'usage: npm run backtest -- <recording.jsonl[.gz] | shared> [--strategy a,b] [--judge lenient,moderate,strict] [--lag 0,1,2] [--json out.json] [--shared dir]'

@@ -1,7 +1,7 @@
 // npm run bench:feed [-- --seconds 60 --subscribers 5 --connections 0 --instances 1 --no-pollers --no-build]
 import { runFeedBench } from './bench/feed'
 import { ensureFreshBuild } from './devnet/fresh-build'
-import { parseCommandLine, usageExit } from './cli-args'
+import { parseCommandLine, usageExit } from './cli/cli-args'
 
 const USAGE = 'usage: npm run bench:feed -- [--seconds 60] [--subscribers 5] [--connections 0] [--instances 1] [--no-pollers] [--no-build]'
 const { values } = parseCommandLine(USAGE, {

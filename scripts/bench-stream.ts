@@ -1,7 +1,7 @@
 // npm run bench:stream [-- --subscribers 1000,5000,10000 --blocks 5 --block-seconds 2 --poll 1000,5000 --poll-seconds 10 --no-build]
 import { runStreamBench } from './bench/stream'
 import { ensureFreshBuild } from './devnet/fresh-build'
-import { parseCommandLine, usageExit } from './cli-args'
+import { parseCommandLine, usageExit } from './cli/cli-args'
 
 const USAGE =
   'usage: npm run bench:stream -- [--subscribers 1000,5000,10000] [--blocks 5] [--block-seconds 2] [--poll 1000,5000] [--poll-seconds 10] [--no-build]'

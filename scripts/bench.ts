@@ -1,7 +1,7 @@
 // npm run bench [-- --seconds 5 --rounds 5 --connections 1,50 --no-build]
 import { runBench } from './bench/run'
 import { ensureFreshBuild } from './devnet/fresh-build'
-import { parseCommandLine, usageExit } from './cli-args'
+import { parseCommandLine, usageExit } from './cli/cli-args'
 
 const USAGE = 'usage: npm run bench [-- --seconds 5 --rounds 5 --connections 1,50 --no-build]'
 const { values } = parseCommandLine(USAGE, {

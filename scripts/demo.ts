@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { startDevnet } from './devnet/devnet'
-import { getDemoEnv } from '../lib/env'
+import { getDemoEnv } from './demo/demo-env'
 import { ensureFreshBuild } from './devnet/fresh-build'
 import { startService } from './devnet/service'
 import { loadRecording, loadSharedDatasets } from './backtest/datasets'
-import { parseCommandLine, usageExit } from './cli-args'
+import { parseCommandLine, usageExit } from './cli/cli-args'
 import { startReplayNode } from './replay/replay-node'
 
 const USAGE = 'usage: npm run demo [-- --replay <recording.jsonl[.gz] | shared dataset name> [--speed N] [--no-build]]'

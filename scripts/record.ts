@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs'
 import { toJsonLines } from './record/recording'
 import { recordBlocks } from './record/record-blocks'
-import { parseCommandLine, usageExit } from './cli-args'
+import { parseCommandLine, usageExit } from './cli/cli-args'
 import { describeRecordError } from './record/record-error'
-import { resolveRpcArgument } from '../lib/env'
+import { resolveRpcArgument } from './record/rpc-argument'
 
 const USAGE = 'usage: npm run record -- --rpc <url | name of an RPC_URL_<chainId> variable> --blocks N --out <file.jsonl>'
 const { values } = parseCommandLine(USAGE, { rpc: { type: 'string' }, blocks: { type: 'string' }, out: { type: 'string' } })

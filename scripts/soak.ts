@@ -1,7 +1,7 @@
 // npm run soak [-- --minutes 10 --no-build]
 import { runSoak } from './bench/soak'
 import { ensureFreshBuild } from './devnet/fresh-build'
-import { parseCommandLine, usageExit } from './cli-args'
+import { parseCommandLine, usageExit } from './cli/cli-args'
 
 const USAGE = 'usage: npm run soak [-- --minutes 10 --no-build]'
 const { values } = parseCommandLine(USAGE, { minutes: { type: 'string', default: '10' }, 'no-build': { type: 'boolean', default: false } })

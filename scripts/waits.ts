@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
-import { parseCommandLine } from './cli-args'
+import { parseCommandLine } from './cli/cli-args'
 import { parseCsv } from './record/recording'
 import { checkLevelsByWindow, parseDelayWindows, summarizeWindows } from './backtest/inclusion-delay'
 import {

@@ -1,6 +1,4 @@
-import { parseGwei } from '@/lib/core/units'
-
-const GWEI = 1_000_000_000n
+import { parseGwei, WEI_PER_GWEI } from '@/lib/core/units'
 
 /**
  * A decimal gwei string shortened for reading, never with an exponent: two decimals from 1 gwei up
@@ -9,7 +7,7 @@ const GWEI = 1_000_000_000n
  */
 export function formatGweiShort(gwei: string): string {
   const wei = parseGwei(gwei)
-  if (wei >= GWEI) {
+  if (wei >= WEI_PER_GWEI) {
     const cents = (wei + 5_000_000n) / 10_000_000n
     const whole = (cents / 100n).toLocaleString('en-US')
     return `${whole}.${(cents % 100n).toString().padStart(2, '0')}`
@@ -18,7 +16,7 @@ export function formatGweiShort(gwei: string): string {
   if (digits <= 3) return gwei
   const factor = 10n ** BigInt(digits - 3)
   const rounded = ((wei + factor / 2n) / factor) * factor
-  if (rounded >= GWEI) return '1.00'
+  if (rounded >= WEI_PER_GWEI) return '1.00'
   const fraction = rounded.toString().padStart(9, '0').replace(/0+$/, '')
   return `0.${fraction}`
 }

@@ -21,7 +21,7 @@ export const STREAM_RETRY_MS = 30_000
  * A network error keeps the EventSource reconnecting forever (readyState CONNECTING), so a second
  * failed connection is the signal.
  */
-export const STREAM_ERRORS_BEFORE_FALLBACK = 2
+const STREAM_ERRORS_BEFORE_FALLBACK = 2
 
 export type LiveFeedDeps = {
   /** Opens the chain's event stream (new EventSource(url) in the browser). */
@@ -37,7 +37,7 @@ type Next = (error: unknown, data?: ChainData) => void
 const clamp = (ms: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, ms))
 
 /** The JSON error body of an `event: error` as an ApiError (a body of another shape is one too). */
-export function streamErrorOf(data: unknown): ApiError {
+function streamErrorOf(data: unknown): ApiError {
   let json: unknown = null
   try {
     json = typeof data === 'string' ? JSON.parse(data) : null

@@ -1,28 +1,17 @@
 import { hexToBytes, sha256, timingSafeEqual } from './constant-time'
 import { processSingleton } from '../core/process-singleton'
-import { ConfigError, parseApiKeysText } from '../env'
+import { parseApiKeysText } from './api-keys-setting'
 
 /** One configured credential, kept only as SHA-256 digests. */
 export type ApiKeyEntry = { key: string; keyDigest: Uint8Array; secretDigest: Uint8Array }
 
-/** API_KEYS is malformed; the message never includes a secret. */
-export class ApiKeysConfigError extends Error {
-  override name = 'ApiKeysConfigError'
-}
-
 /**
- * Parses API_KEYS (lib/env.ts parseApiKeysText: `key:secret` with a secret of at least 16
+ * Parses API_KEYS (parseApiKeysText in ./api-keys-setting: `key:secret` with a secret of at least 16
  * characters, or `key:sha256:<64 hex>`) into digests.
  * @throws ApiKeysConfigError naming the entry, never its secret
  */
 export async function parseApiKeys(setting: string): Promise<ApiKeyEntry[]> {
-  let texts
-  try {
-    texts = parseApiKeysText(setting)
-  } catch (err) {
-    if (err instanceof ConfigError) throw new ApiKeysConfigError(err.message)
-    throw err
-  }
+  const texts = parseApiKeysText(setting)
   return Promise.all(
     texts.map(async (t) => ({
       key: t.key,

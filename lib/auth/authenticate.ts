@@ -1,4 +1,5 @@
-import { ApiKeysConfigError, loadApiKeys, verifyApiKey } from './api-keys'
+import { loadApiKeys, verifyApiKey } from './api-keys'
+import { ApiKeysConfigError } from './api-keys-setting'
 import { parseBasicAuth } from './basic-auth'
 import { processSingleton } from '../core/process-singleton'
 

@@ -11,7 +11,7 @@ import { BACKTEST_PERCENTILES, judgeNamed, type BlockStats, type Judge } from '.
 import type { FeeWindow, Urgency } from './types'
 
 /** The judge the live accuracy uses: the backtest's default, which needs only eth_feeHistory's 0th, 5th and 10th percentiles. */
-export const ACCURACY_JUDGE: Judge['name'] = 'lenient'
+const ACCURACY_JUDGE: Judge['name'] = 'lenient'
 
 /** One level's record over the judged suggestions. */
 export type LevelAccuracy = {

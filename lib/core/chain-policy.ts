@@ -1,10 +1,9 @@
+import { PPM, WEI_PER_GWEI } from './units'
+
 /**
  * Chain fee policies as data, in the spirit of viem's `chain.fees`: what each chain's own rules say
  * about tips and base fees, one row per chain id, each citing its source. Pure: no next/*, no network.
  */
-
-const GWEI = 1_000_000_000n
-const PPM = 1_000_000n
 
 export type ChainFeePolicy = {
   /** Which rules the row follows, for docs, logs and tests. */
@@ -93,10 +92,10 @@ const polygonPos: ChainFeePolicy = {
   // PIP-35: validators and bor's txpool refuse tips under 25 gwei (bor params/protocol_params.go:
   // BorDefaultTxPoolPriceLimit = BorDefaultMinerGasPrice = 25 * GWei; enforced on mainnet since bor
   // v1.3.4, July 2024)
-  minPriorityFeeWei: 25n * GWEI,
+  minPriorityFeeWei: 25n * WEI_PER_GWEI,
   // Polygon's gas station floored its suggestions at 30 gwei (the current docs, "Estimate gas fees",
   // state the 25 gwei minimum): 30 keeps a margin over the validators' minimum
-  minSuggestedPriorityFeeWei: 30n * GWEI,
+  minSuggestedPriorityFeeWei: 30n * WEI_PER_GWEI,
   ignoresTips: false,
   // bor consensus/misc/eip1559/eip1559.go: the denominator went 8 → 16 (Delhi) → 64 (Bhilai, PIP-58)
   // and is configurable since Lisovo (PIP-80/81), which caps each block's change at

@@ -1,6 +1,7 @@
 /**
  * Error classes the service raises. Each has a `name`, a short message fit for clients (no URLs,
- * no secrets) and an optional `cause`. Only `toErrorResponse` (./respond) turns them into statuses.
+ * no secrets) and an optional `cause`. Only `toErrorResponse` (lib/http/respond.ts) turns them
+ * into statuses.
  */
 
 export class InvalidChainIdError extends Error {

@@ -2,7 +2,7 @@ import { DEFAULT_FEE_POLICY, type ChainFeePolicy } from './chain-policy'
 import { maxOf, median, midRank, percentileNearestRank, range, sortAscending } from './statistics'
 import type { FeeData, LevelEstimate, Urgency } from './types'
 import { answerAgeBlocks } from './freshness'
-import { mulDivCeil } from './units'
+import { mulDivCeil, PPM } from './units'
 
 /**
  * Per-urgency settings (one row per level, as MetaMask's gas-fee-controller has them): the promised
@@ -19,7 +19,7 @@ export const LEVEL_SETTINGS: Record<Urgency, { targetInclusion: number; minWaitB
  * At least this many run minima lie above each level's quantile: a level's quantile is taken over
  * enough blocks that one burst (up to TAIL_SAMPLES + W − 1 blocks long) cannot set it.
  */
-export const TAIL_SAMPLES = 2
+const TAIL_SAMPLES = 2
 
 /**
  * How many recent blocks a level's tip looks at: the chain policy's time window in blocks of the
@@ -42,7 +42,7 @@ export function tipBlocks(level: Urgency, blockIntervalMs: number, tipWindowMs: 
  * The rank never passes the TAIL_SAMPLES-th largest minimum: a window too short for the quantile it
  * claims (a young chain) gets the highest rank it can estimate, not its single largest run.
  */
-export function levelTip(demanded: readonly bigint[], level: Urgency): bigint {
+function levelTip(demanded: readonly bigint[], level: Urgency): bigint {
   const { targetInclusion, maxWaitBlocks: w } = LEVEL_SETTINGS[level]
   if (demanded.length === 0) return 0n
   const minima: bigint[] = []
@@ -65,9 +65,9 @@ export const REWARD_PERCENTILES = [0, 1, 5, 10, 50, 100] as const
 /** A block this full (gasUsed / gasLimit) had no room left: its marginal tip was contested (the backtest's judge). */
 export const FULL_BLOCK_RATIO = 0.95
 /** How many recent blocks the priority-fee trend looks at. */
-export const TIP_BLOCKS = 20
+const TIP_BLOCKS = 20
 /** How many recent blocks the base-fee trend compares the next base fee with. */
-export const TREND_BLOCKS = 10
+const TREND_BLOCKS = 10
 /**
  * Tips at or below this are a system's or a builder's (OP-stack deposits, builder payments), not a
  * market price. go-ethereum's gas price oracle skips tips under DefaultIgnorePrice = 2 wei
@@ -75,7 +75,6 @@ export const TREND_BLOCKS = 10
  * 2 wei, as the backtest's judge does: no market price sits there.
  */
 export const IGNORE_TIP_WEI = 2n
-const PPM = 1_000_000n
 
 /**
  * The largest per-block base fee rise to plan for (ppm): the chain's protocol maximum (12.5% on

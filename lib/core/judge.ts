@@ -4,7 +4,7 @@
  * (scripts/backtest) and the service's live accuracy (lib/core/accuracy.ts), so both give the same
  * verdict on the same blocks.
  */
-import { FULL_BLOCK_RATIO } from './estimator'
+import { FULL_BLOCK_RATIO, IGNORE_TIP_WEI } from './estimator'
 
 /** Reward percentiles the backtest derives per block: what every strategy (ours and the references) reads. */
 export const BACKTEST_PERCENTILES = [0, 1, 5, 10, 20, 30, 50, 100] as const
@@ -20,17 +20,14 @@ export type BlockStats = {
   tips?: bigint[]
 }
 
-/** Tips at or below this are a system's or builder's, never a price (as the estimator: IGNORE_TIP_WEI). */
-const IGNORED_TIP_WEI = 2n
-
 /**
  * The lowest tip above 2 wei a block included, or null. From every transaction's tip where the data
  * has them; from a recorded percentile grid (eth_feeHistory on a fine grid) the lowest grid value
  * above 2 wei, which is at or above the true lowest.
  */
 export function lowestRealTip(b: BlockStats): bigint | null {
-  if (b.tips) return b.tips.find((t) => t > IGNORED_TIP_WEI) ?? null
-  return b.rewards.find((r): r is bigint => r !== null && r > IGNORED_TIP_WEI) ?? null
+  if (b.tips) return b.tips.find((t) => t > IGNORE_TIP_WEI) ?? null
+  return b.rewards.find((r): r is bigint => r !== null && r > IGNORE_TIP_WEI) ?? null
 }
 
 /** Whether a judge can tell what the block demanded: every tip, or the grid's 0th, 5th and 10th percentiles. */

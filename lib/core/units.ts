@@ -1,6 +1,9 @@
 /** Wei per gwei (10^9). */
 export const WEI_PER_GWEI = 1_000_000_000n
 
+/** Parts per million: the unit of the base-fee step bounds (`*Ppm` fields); 1 = 100%. */
+export const PPM = 1_000_000n
+
 /**
  * Formats an amount in wei as a decimal gwei string: exact, at most 9 fractional digits,
  * no exponent, no trailing zeros, "0" for zero. This is the only wei→gwei conversion the

@@ -9,7 +9,7 @@ import { toErrorResponse } from './respond'
 import { openStreams } from './stream'
 
 /** The /metrics body: the counters, each cached chain's data age, head age and block, and with REDIS_URL the shared store's state. */
-export function metricsText(now = Date.now()): Promise<string> {
+function metricsText(now = Date.now()): Promise<string> {
   const windows = cachedWindows()
   const up = sharedStoreUp()
   const accuracy = heldAccuracy()

@@ -1,5 +1,4 @@
 import 'server-only'
-import { ConfigError } from '../env'
 import {
   getAccuracyReport,
   getFeeReport,
@@ -10,12 +9,12 @@ import {
   type ReportMeta,
 } from '../fees'
 import { IDENTITY_HEADER, verifyIdentity } from '../auth/identity'
-import { getApiKeysSetting, getServerEnv } from '../env'
+import { ConfigError, getApiKeysSetting, getServerEnv } from '../env'
 import { count, observeSeconds } from '../metrics/registry'
 import { logger } from '../log/logger'
 import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
-import { errorJson } from './error-body'
+import { BASIC_CHALLENGE, errorJson, MISCONFIGURED } from './error-body'
 import {
   FeeMarketUnsupportedError,
   InvalidChainIdError,
@@ -31,46 +30,77 @@ import {
 } from '../core/errors'
 
 /** Methods every endpoint answers. */
-export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS'
+const ALLOWED_METHODS = 'GET, HEAD, OPTIONS'
+
+type ErrorClass<E extends Error> = new (...args: never[]) => E
+
+/** How one error class is answered. */
+type ErrorAnswer<E extends Error> = {
+  status: number
+  /** The client's message; default: the error's own (written for clients: no URLs, no secrets). */
+  message?: (err: E) => string
+  headers?: (err: E) => Record<string, string>
+  /** Logged (name and message only) before it is answered: the operator should hear of it. */
+  log?: true
+}
+
+const answer = <E extends Error>(type: ErrorClass<E>, how: ErrorAnswer<E>) => [type, how as ErrorAnswer<Error>] as const
+
+const retryAfter = (err: { retryAfterSeconds: number }) => ({ 'retry-after': String(err.retryAfterSeconds) })
+
+/** Error class → status, message and headers; the reason phrase follows from the status (error-body.ts). */
+const ERROR_ANSWERS = new Map<ErrorClass<Error>, ErrorAnswer<Error>>([
+  answer(InvalidChainIdError, { status: 400 }),
+  answer(UnsupportedChainError, { status: 400 }),
+  answer(FeeMarketUnsupportedError, { status: 400 }),
+  answer(UnauthenticatedError, { status: 401, headers: () => BASIC_CHALLENGE }),
+  answer(NotFoundError, { status: 404 }),
+  answer(MethodNotAllowedError, { status: 405, headers: () => ({ allow: ALLOWED_METHODS }) }),
+  answer(RateLimitedError, { status: 429, headers: (err) => ({ ...err.headers, ...retryAfter(err) }) }),
+  answer(TooManyStreamsError, { status: 429, headers: retryAfter }),
+  answer(UpstreamBadResponseError, { status: 502, log: true }),
+  answer(UpstreamUnavailableError, {
+    status: 503,
+    log: true,
+    message: (err) => `${err.message} No fee data is available right now; retry shortly.`,
+    headers: retryAfter,
+  }),
+  answer(NoPriceDataError, {
+    status: 503,
+    message: (err) => `${err.message} No gas price is available right now; retry shortly.`,
+    headers: retryAfter,
+  }),
+  answer(ConfigError, {
+    status: MISCONFIGURED.status,
+    log: true,
+    message: () => MISCONFIGURED.message,
+    headers: () => MISCONFIGURED.headers,
+  }),
+])
+
+/** The answer for the error's class or, as instanceof would, the nearest class it extends that has one. */
+function answerFor(err: Error): ErrorAnswer<Error> | undefined {
+  for (let proto: unknown = Object.getPrototypeOf(err); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    const found = ERROR_ANSWERS.get((proto as { constructor: ErrorClass<Error> }).constructor)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
 
 /**
- * The one place that turns an error into a status and the JSON error body. Unknown errors are
- * logged by name and message only (causes may hold RPC URLs with provider keys) and answered
- * without detail.
+ * The one place that turns an error into a status and the JSON error body (ERROR_ANSWERS). Unknown
+ * errors are logged by name and message only (causes may hold RPC URLs with provider keys) and
+ * answered 500 without detail.
  */
 export function toErrorResponse(err: unknown): Response {
-  if (err instanceof InvalidChainIdError || err instanceof UnsupportedChainError || err instanceof FeeMarketUnsupportedError) {
-    return errorJson(400, err.message)
-  }
-  if (err instanceof NotFoundError) return errorJson(404, err.message)
-  if (err instanceof UnauthenticatedError)
-    return errorJson(401, err.message, { 'www-authenticate': 'Basic realm="gas-api", charset="UTF-8"' })
-  if (err instanceof RateLimitedError) {
-    return errorJson(429, err.message, { ...err.headers, 'retry-after': String(err.retryAfterSeconds) })
-  }
-  if (err instanceof TooManyStreamsError) return errorJson(429, err.message, { 'retry-after': String(err.retryAfterSeconds) })
-  if (err instanceof MethodNotAllowedError) return errorJson(405, err.message, { allow: ALLOWED_METHODS })
-  if (err instanceof UpstreamBadResponseError) {
+  const how = err instanceof Error ? answerFor(err) : undefined
+  if (how === undefined) {
     logError(err)
-    return errorJson(502, err.message)
+    return errorJson(500, 'An unexpected error occurred.')
   }
-  if (err instanceof UpstreamUnavailableError) {
-    logError(err)
-    return errorJson(503, `${err.message} No fee data is available right now; retry shortly.`, {
-      'retry-after': String(err.retryAfterSeconds),
-    })
-  }
-  if (err instanceof NoPriceDataError) {
-    return errorJson(503, `${err.message} No gas price is available right now; retry shortly.`, {
-      'retry-after': String(err.retryAfterSeconds),
-    })
-  }
-  if (err instanceof ConfigError) {
-    logError(err)
-    return errorJson(503, 'The service is misconfigured; its operator has been told.', { 'retry-after': '60' })
-  }
-  logError(err)
-  return errorJson(500, 'An unexpected error occurred.')
+  const known = err as Error
+  if (how.log) logError(known)
+  return errorJson(how.status, how.message?.(known) ?? known.message, how.headers?.(known))
 }
 
 /** Any URL in a message (an RPC URL carries a provider key; fetch's own errors quote the URL). */

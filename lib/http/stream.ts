@@ -81,7 +81,7 @@ export function feesEvent(
 }
 
 /** The `error` event: the JSON error body the REST endpoints would answer (one line: JSON.stringify never emits a newline). */
-export function errorEvent(body: string): string {
+function errorEvent(body: string): string {
   return `event: error\ndata: ${body.replace(/\n/g, ' ')}\n\n`
 }
 

@@ -8,7 +8,7 @@ import { processSingleton } from '../core/process-singleton'
  * Authorization header, a secret, a token, a password) and URLs, which carry provider keys
  * (RPC URLs) or the Redis password (REDIS_URL). Wildcards cover one level of nesting.
  */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'authorization',
   'Authorization',
   'headers.authorization',

@@ -7,7 +7,6 @@ import { UNAVAILABLE, type Unavailable } from '../core/unavailable'
 import { logger } from '../log/logger'
 
 /** What a shared-store call returns when the store is not configured, not connected or failing. */
-export { UNAVAILABLE, type Unavailable }
 
 /** After a command fails or times out, the store is not asked again for this long (ms). */
 const RETRY_AFTER_FAILURE_MS = 1_000

@@ -13,6 +13,7 @@ import createLruHandler from '@fortedigital/nextjs-cache-handler/local-lru'
 import createRedisHandler from '@fortedigital/nextjs-cache-handler/redis-strings'
 import { createClient } from '@redis/client'
 import { PHASE_PRODUCTION_BUILD } from 'next/constants.js'
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../core/redis-timeout.mjs'
 
 const CONFIG = Symbol.for('gas-api.next-cache-handler')
 
@@ -27,7 +28,7 @@ CacheHandler.onCreation(() => {
   if (process.env.NEXT_PHASE === PHASE_PRODUCTION_BUILD || !process.env.REDIS_URL) {
     return (store[CONFIG] = { handlers: [lru] })
   }
-  const timeoutMs = Number(process.env.REDIS_TIMEOUT_MS) || 250
+  const timeoutMs = Number(process.env.REDIS_TIMEOUT_MS) || DEFAULT_REDIS_TIMEOUT_MS
   const client = createClient({
     url: process.env.REDIS_URL,
     disableOfflineQueue: true,

@@ -36,8 +36,10 @@ const isInstanceLocal = (ctx) => {
  * turns a hung Redis into a cache miss instead of a slow request.
  * @template T @param {Promise<T>} promise @param {T} fallback @returns {Promise<T>}
  */
-function withinDeadline(promise, fallback) {
-  const ms = Number(process.env.REDIS_TIMEOUT_MS) || 250
+async function withinDeadline(promise, fallback) {
+  // the default's one home is lib/core/redis-timeout.mjs; imported here only when needed, since this
+  // file may import nothing at module evaluation (see the top)
+  const ms = Number(process.env.REDIS_TIMEOUT_MS) || (await import('../core/redis-timeout.mjs')).DEFAULT_REDIS_TIMEOUT_MS
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer
   const timeout = new Promise((resolve) => {

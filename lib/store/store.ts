@@ -1,7 +1,8 @@
 import 'server-only'
 import { randomUUID } from 'node:crypto'
 import type { FeeWindow } from '../core/types'
-import { UNAVAILABLE, withSharedStore, type Unavailable } from './client'
+import { UNAVAILABLE, type Unavailable } from '../core/unavailable'
+import { withSharedStore } from './client'
 
 /** Bump with the FeeWindow shape, so instances of different versions never read each other's windows. */
 const PREFIX = 'gas-api:v3:'

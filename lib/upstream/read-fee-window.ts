@@ -3,6 +3,7 @@ import type { Client } from 'viem'
 import type { FeeWindow } from '../core/types'
 import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '../core/errors'
 import { processSingleton } from '../core/process-singleton'
+import { PPM } from '../core/units'
 import { classifyRpcError } from './classify-error'
 import { withDeadline } from '../core/deadline'
 import { getRpcClient } from './client'
@@ -31,10 +32,10 @@ export type ReadFeeWindowParameters = {
 }
 
 /** How long an URL that failed is skipped, ms. */
-export const UNHEALTHY_MS = 30_000
+const UNHEALTHY_MS = 30_000
 /** A head this far behind the previous one is not a reorg but a broken or lagging node. */
 const REORG_TOLERANCE_BLOCKS = 64
-const PPM = 1_000_000n
+
 /** A 'finalized' block further back than this is not used to measure the interval. */
 const MAX_ANCHOR_DISTANCE = 100_000
 /**

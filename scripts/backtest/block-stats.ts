@@ -1,19 +1,6 @@
 import type { Recording } from '../record/recording'
 import { BACKTEST_PERCENTILES, hasTipData, weightedPercentile, type BlockStats } from '../../lib/core/judge'
 
-export {
-  BACKTEST_PERCENTILES,
-  hasTipData,
-  JUDGES,
-  judgeNamed,
-  lowestRealTip,
-  OPENCHAINBENCH_PERCENTILE,
-  realizedTip,
-  weightedPercentile,
-  type BlockStats,
-  type Judge,
-} from '../../lib/core/judge'
-
 /** The recording's blocks as BlockStats, and the block interval (ms) from timestamps or the nominal one. */
 export function toBlockStats(rec: Recording): { blocks: BlockStats[]; intervalMs: number; tipsKnown: boolean } {
   const blocks = rec.blocks.map((b): BlockStats => {

@@ -11,7 +11,7 @@ import {
 } from '../record/recording'
 
 /** The recorded real data beside the checkout (../shared/data), never copied into the repo. */
-export const DEFAULT_SHARED_DATA = join(process.cwd(), '..', 'shared', 'data')
+const DEFAULT_SHARED_DATA = join(process.cwd(), '..', 'shared', 'data')
 
 const text = (file: string) => {
   const raw = readFileSync(file)

@@ -10,7 +10,7 @@ import type { Urgency } from '../../lib/core/types'
 import { LEVELS } from './mempool-waits'
 
 /** One window as history.json has it (other fields, such as mempool_timing, are not read). */
-export const DelayWindowSchema = z.object({
+const DelayWindowSchema = z.object({
   /** seconds */
   median: z.number().nonnegative(),
   mean: z.number().nonnegative(),
@@ -21,7 +21,7 @@ export const DelayWindowSchema = z.object({
   timestamp: z.string(),
   basefee_gwei: z.number().nonnegative(),
 })
-export const DelayHistorySchema = z.array(DelayWindowSchema)
+const DelayHistorySchema = z.array(DelayWindowSchema)
 
 export type DelayWindow = z.infer<typeof DelayWindowSchema>
 

@@ -3,7 +3,7 @@
  * against the waits the service promises per level. Pure: callers read the CSV (parseCsv rows of
  * ../shared/data/eth-mainnet-mempool-waits-2025/waiting_time_txs.csv.gz) and print the tables.
  */
-import { LEVEL_SETTINGS } from '../../lib/core/estimator'
+import { IGNORE_TIP_WEI, LEVEL_SETTINGS } from '../../lib/core/estimator'
 import { csvCell, type CsvRow } from '../record/recording'
 import { percentileNearestRank } from '../../lib/core/statistics'
 import type { Urgency } from '../../lib/core/types'
@@ -36,7 +36,7 @@ export type MempoolTx = {
  * Blocks beyond this distance from a known base fee bound nothing useful: (9/8)^32 is a factor 43.
  * The limit keeps the bigint powers small.
  */
-export const MAX_BASE_FEE_GAP_BLOCKS = 32
+const MAX_BASE_FEE_GAP_BLOCKS = 32
 
 /**
  * Rows of waiting_time_txs.csv to transactions. The tip is the protocol's, min(gas_tip_cap,
@@ -157,16 +157,10 @@ function stepBackward(base: bigint, d: number): [bigint, bigint] {
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
 
 /**
- * Tips at or below this are not a market price: go-ethereum's oracle skips them (DefaultIgnorePrice
- * = 2 wei) and so does the estimator; they get a row of their own.
- */
-export const IGNORED_TIP_WEI = 2n
-
-/**
  * Band edges, gwei. The promise table's tip thresholds are the same edges: it assumes no tip the
  * estimator would have suggested.
  */
-export const TIP_BAND_EDGES_GWEI = ['0', '0.01', '0.1', '0.5', '1', '2'] as const
+const TIP_BAND_EDGES_GWEI = ['0', '0.01', '0.1', '0.5', '1', '2'] as const
 
 export type TipBand = {
   label: string
@@ -177,13 +171,13 @@ export type TipBand = {
 }
 
 /** '≤ 2 wei', then [edge, next edge) in gwei (the first starting above 2 wei), the last open-ended. */
-export const TIP_BANDS: readonly TipBand[] = [
-  { label: '≤ 2 wei', fromWei: 0n, toWei: IGNORED_TIP_WEI + 1n },
+const TIP_BANDS: readonly TipBand[] = [
+  { label: '≤ 2 wei', fromWei: 0n, toWei: IGNORE_TIP_WEI + 1n },
   ...TIP_BAND_EDGES_GWEI.map((from, i) => {
     const to = TIP_BAND_EDGES_GWEI[i + 1]
     return {
       label: i === 0 ? `(2 wei, ${to})` : to === undefined ? `[${from}, ∞)` : `[${from}, ${to})`,
-      fromWei: i === 0 ? IGNORED_TIP_WEI + 1n : parseGwei(from),
+      fromWei: i === 0 ? IGNORE_TIP_WEI + 1n : parseGwei(from),
       toWei: to === undefined ? null : parseGwei(to),
     }
   }),

@@ -1,11 +1,9 @@
-import { BACKTEST_PERCENTILES, type BlockStats } from './block-stats'
+import { BACKTEST_PERCENTILES, type BlockStats } from '../../lib/core/judge'
 import { ours, type Strategy, type StrategyView, type Suggestion } from '../../lib/core/backtest'
 import { median, sortAscending } from '../../lib/core/statistics'
 import type { Urgency } from '../../lib/core/types'
+import { WEI_PER_GWEI } from '../../lib/core/units'
 
-export { ours, type Strategy, type StrategyView, type Suggestion } from '../../lib/core/backtest'
-
-const GWEI = 1_000_000_000n
 const col = (p: number) => BACKTEST_PERCENTILES.indexOf(p as (typeof BACKTEST_PERCENTILES)[number])
 const reward = (b: BlockStats, p: number) => b.rewards[col(p)] ?? 0n
 const ratio = (wei: bigint, num: number, den: number) => (wei * BigInt(num)) / BigInt(den)
@@ -26,9 +24,9 @@ export const metamask: Strategy = {
   suggest(v) {
     const recent = v.blocks.slice(-5)
     const settings = {
-      low: { p: 10, base: [110, 100], tip: [94, 100], floor: GWEI, wait: [15_000, 30_000] },
-      medium: { p: 20, base: [120, 100], tip: [97, 100], floor: (3n * GWEI) / 2n, wait: [15_000, 45_000] },
-      high: { p: 30, base: [125, 100], tip: [98, 100], floor: 2n * GWEI, wait: [15_000, 60_000] },
+      low: { p: 10, base: [110, 100], tip: [94, 100], floor: WEI_PER_GWEI, wait: [15_000, 30_000] },
+      medium: { p: 20, base: [120, 100], tip: [97, 100], floor: (3n * WEI_PER_GWEI) / 2n, wait: [15_000, 45_000] },
+      high: { p: 30, base: [125, 100], tip: [98, 100], floor: 2n * WEI_PER_GWEI, wait: [15_000, 60_000] },
     } as const
     const out = {} as Record<Urgency, Suggestion>
     for (const l of ['low', 'medium', 'high'] as const) {
@@ -89,7 +87,7 @@ export const ethers: Strategy = {
   name: 'ethers',
   description: 'ethers v6 getFeeData: 2 × base fee + priority fee',
   suggest(v) {
-    const tip = gethOracleTip(v.blocks) ?? GWEI
+    const tip = gethOracleTip(v.blocks) ?? WEI_PER_GWEI
     return withOurWaits(v, { maxFeePerGas: 2n * latest(v).baseFee + tip, maxPriorityFeePerGas: tip })
   },
 }

@@ -22,7 +22,7 @@ export type AnvilOptions = {
 export type AnvilNode = { url: string; port: number; chainId: number; process: ChildProcess; stop(): Promise<void> }
 
 /** The anvil binary shipped by the npm package @foundry-rs/anvil (its platform package). */
-export function anvilBinary(): string {
+function anvilBinary(): string {
   const require = createRequire(import.meta.url)
   const arch = process.arch === 'x64' ? 'amd64' : process.arch
   try {

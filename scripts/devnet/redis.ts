@@ -6,7 +6,7 @@ import { stopChild, waitForChild } from './process'
 export type RedisServer = { url: string; port: number; process: ChildProcess; stop(): Promise<void> }
 
 /** The redis-server binary (Debian's package; REDIS_SERVER overrides), or a clear error. */
-export function redisServerBinary(): string {
+function redisServerBinary(): string {
   const bin = process.env.REDIS_SERVER || 'redis-server'
   const probe = spawnSync(bin, ['--version'], { encoding: 'utf8' })
   if (probe.status !== 0) {

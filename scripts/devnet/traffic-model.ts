@@ -7,7 +7,7 @@
 export type Phase = 'quiet' | 'normal' | 'burst'
 
 /** Transactions per block (min, max) and how many blocks a phase lasts (min, max). */
-export const PHASES: Record<Phase, { txs: [number, number]; blocks: [number, number]; tipMedianGwei: number }> = {
+const PHASES: Record<Phase, { txs: [number, number]; blocks: [number, number]; tipMedianGwei: number }> = {
   quiet: { txs: [8, 20], blocks: [15, 40], tipMedianGwei: 0.5 },
   normal: { txs: [20, 30], blocks: [20, 50], tipMedianGwei: 1.5 },
   burst: { txs: [40, 55], blocks: [8, 20], tipMedianGwei: 3 },
@@ -64,7 +64,7 @@ export class TrafficModel {
  * A tip in wei: log-normal around the median (σ = 0.8), with 3% zero-tip transactions (builders'
  * own) and 2% outliers at 20× the median, as seen in real blocks.
  */
-export function sampleTipWei(rand: () => number, medianGwei: number): bigint {
+function sampleTipWei(rand: () => number, medianGwei: number): bigint {
   const u = rand()
   if (u < 0.03) return 0n
   const gaussian = Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand())

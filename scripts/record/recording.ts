@@ -176,7 +176,7 @@ type RpcBlock = { number: string; timestamp: string; baseFeePerGas?: string; gas
 type RpcReceipt = { transactionHash: string; gasUsed: string; effectiveGasPrice: string }
 
 /** Effective tip of a transaction in a block with this base fee (wei). */
-export function effectiveTip(tx: RpcTx, baseFee: bigint): bigint {
+function effectiveTip(tx: RpcTx, baseFee: bigint): bigint {
   if (tx.maxFeePerGas !== undefined && tx.maxPriorityFeePerGas !== undefined) {
     const cap = BigInt(tx.maxFeePerGas) - baseFee
     const prio = BigInt(tx.maxPriorityFeePerGas)

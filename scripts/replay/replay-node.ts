@@ -1,7 +1,7 @@
 // A JSON-RPC node that replays a recorded window (gas-api-blocks/1, or a dataset of ../shared/data) in
 // real time: the service runs on recorded real fee dynamics instead of synthetic traffic. Not deployed.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { weightedPercentile } from '../backtest/block-stats'
+import { weightedPercentile } from '../../lib/core/judge'
 import type { RecordedBlock, Recording } from '../record/recording'
 
 export type ReplayNode = {
@@ -30,7 +30,7 @@ export type ReplayOptions = {
 const hex = (n: bigint | number) => `0x${n.toString(16)}`
 
 /** The recording's own interval: from its timestamps, else its header's nominal one. */
-export function recordedIntervalMs(rec: Recording): number {
+function recordedIntervalMs(rec: Recording): number {
   const first = rec.blocks[0]
   const last = rec.blocks.at(-1)
   if (first?.timestamp !== undefined && last?.timestamp !== undefined && last.number > first.number) {

@@ -151,7 +151,7 @@ describe('two instances, one Redis', () => {
       expect([ra.status, rb.status]).toEqual([200, 200])
       if (ra.headers.get('x-block-number') === rb.headers.get('x-block-number')) {
         same++
-        if (ta !== tb) console.log("DIFF", ra.headers.get("x-block-interval-ms"), rb.headers.get("x-block-interval-ms"), ta, tb)
+        if (ta !== tb) console.log('DIFF', ra.headers.get('x-block-interval-ms'), rb.headers.get('x-block-interval-ms'), ta, tb)
         expect(ta).toBe(tb)
       }
       await sleep(230)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { ConfigError, getDemoEnv, getServerEnv } from '@/lib/env'
+import { ConfigError, getServerEnv } from '@/lib/env'
 
 describe('getServerEnv', () => {
   test('default: defaults when nothing is set', () => {
@@ -91,18 +91,5 @@ describe('security settings', () => {
       expect(getServerEnv({ RPC_URL_1: local }).rpcUrls['1']).toEqual([local])
     for (const remote of ['http://127.0.0.1.example', 'http://10.0.0.5:8545', 'http://128.0.0.1'])
       expect(() => getServerEnv({ RPC_URL_1: remote })).toThrow(/RPC_URL_1/)
-  })
-})
-
-describe('getDemoEnv', () => {
-  test('default: port 3000, no fixed secret', () => {
-    expect(getDemoEnv({})).toEqual({ PORT: 3000 })
-  })
-  test('args: PORT and DEMO_API_SECRET', () => {
-    expect(getDemoEnv({ PORT: '8080', DEMO_API_SECRET: 's'.repeat(16) })).toEqual({ PORT: 8080, DEMO_API_SECRET: 's'.repeat(16) })
-    expect(() => getDemoEnv({ DEMO_API_SECRET: 'demo-secret' })).toThrow(/DEMO_API_SECRET/)
-  })
-  test('error: a bad PORT names the variable', () => {
-    expect(() => getDemoEnv({ PORT: 'abc' })).toThrow(/PORT/)
   })
 })

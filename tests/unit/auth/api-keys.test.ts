@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
-import { ApiKeysConfigError, parseApiKeys, verifyApiKey } from '@/lib/auth/api-keys'
+import { parseApiKeys, verifyApiKey } from '@/lib/auth/api-keys'
+import { ApiKeysConfigError } from '@/lib/auth/api-keys-setting'
 import { authenticate } from '@/lib/auth/authenticate'
 import { formatBasicAuth } from '@/lib/auth/basic-auth'
 import { timingSafeEqual } from '@/lib/auth/constant-time'

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { loadSharedDatasets } from '@/scripts/backtest/datasets'
 import { runBacktest } from '@/lib/core/backtest'
-import { JUDGES, toBlockStats } from '@/scripts/backtest/block-stats'
+import { JUDGES } from '@/lib/core/judge'
+import { toBlockStats } from '@/scripts/backtest/block-stats'
 import { STRATEGIES } from '@/scripts/backtest/strategies'
 import { SHARED_DATA } from '../../support/shared-data'
 

@@ -1,15 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { firstInclusion, promisedBlocks, runBacktest, trial } from '@/lib/core/backtest'
-import {
-  BACKTEST_PERCENTILES,
-  JUDGES,
-  judgeNamed,
-  lowestRealTip,
-  realizedTip,
-  weightedPercentile,
-  type BlockStats,
-} from '@/scripts/backtest/block-stats'
-import type { Strategy, Suggestion } from '@/scripts/backtest/strategies'
+import type { Strategy, Suggestion } from '@/lib/core/backtest'
+import { BACKTEST_PERCENTILES, JUDGES, judgeNamed, lowestRealTip, realizedTip, weightedPercentile, type BlockStats } from '@/lib/core/judge'
 import { gethOracleTip } from '@/scripts/backtest/strategies'
 
 const G = 1_000_000_000n

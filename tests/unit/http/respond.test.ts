@@ -1,5 +1,18 @@
 import { describe, expect, test } from 'vitest'
-import { FeeMarketUnsupportedError, NoPriceDataError } from '@/lib/core/errors'
+import {
+  FeeMarketUnsupportedError,
+  InvalidChainIdError,
+  MethodNotAllowedError,
+  NoPriceDataError,
+  NotFoundError,
+  RateLimitedError,
+  TooManyStreamsError,
+  UnauthenticatedError,
+  UnsupportedChainError,
+  UpstreamBadResponseError,
+  UpstreamUnavailableError,
+} from '@/lib/core/errors'
+import { ConfigError } from '@/lib/env'
 import { ErrorBodySchema } from '@/lib/core/schemas'
 import { toErrorResponse } from '@/lib/http/respond'
 
@@ -20,5 +33,50 @@ describe('toErrorResponse', () => {
       message:
         "Chain 31339's last 500 blocks hold no priced transaction to derive gas prices from. No gas price is available right now; retry shortly.",
     })
+  })
+
+  test.each([
+    ['InvalidChainIdError', new InvalidChainIdError('x'), 400, {}, /not a valid chain id/],
+    ['UnsupportedChainError', new UnsupportedChainError(5), 400, {}, /not a supported chain id/],
+    [
+      'UnauthenticatedError',
+      new UnauthenticatedError(),
+      401,
+      { 'www-authenticate': 'Basic realm="gas-api", charset="UTF-8"' },
+      /HTTP Basic/,
+    ],
+    ['NotFoundError', new NotFoundError('Not found: /x.'), 404, {}, /^Not found: \/x\.$/],
+    ['MethodNotAllowedError', new MethodNotAllowedError('POST'), 405, { allow: 'GET, HEAD, OPTIONS' }, /read-only/],
+    [
+      'RateLimitedError',
+      new RateLimitedError(10, 60, 7, { 'x-ratelimit-limit': '10' }),
+      429,
+      { 'retry-after': '7', 'x-ratelimit-limit': '10' },
+      /Rate limit of 10/,
+    ],
+    ['TooManyStreamsError', new TooManyStreamsError(2), 429, { 'retry-after': '5' }, /2 open streams/],
+    ['UpstreamBadResponseError', new UpstreamBadResponseError('Bad answer.'), 502, {}, /^Bad answer\.$/],
+    [
+      'UpstreamUnavailableError',
+      new UpstreamUnavailableError('Down.', { retryAfterSeconds: 3 }),
+      503,
+      { 'retry-after': '3' },
+      /^Down\. No fee data is available right now; retry shortly\.$/,
+    ],
+    [
+      'ConfigError',
+      new ConfigError('Invalid configuration in API_KEYS'),
+      503,
+      { 'retry-after': '60' },
+      /^The service is misconfigured; its operator has been told\.$/,
+    ],
+    ['an unknown error', new Error('boom at https://key@rpc.example'), 500, {}, /^An unexpected error occurred\.$/],
+  ] as const)('error: %s', async (_, err, status, headers, message) => {
+    const res = toErrorResponse(err)
+    expect(res.status).toBe(status)
+    for (const [name, value] of Object.entries(headers)) expect(res.headers.get(name)).toBe(value)
+    const body = ErrorBodySchema.parse(await res.json())
+    expect(body.statusCode).toBe(status)
+    expect(body.message).toMatch(message)
   })
 })

@@ -1,4 +1,4 @@
-// Any other path under /networks/[chainId]/ – a JSON 404 naming the four endpoints
+// Any other path under /networks/[chainId]/ – a JSON 404 naming the chain's endpoints
 import { NotFoundError } from '@/lib/core/errors'
 import { toErrorResponse } from '@/lib/http/respond'
 

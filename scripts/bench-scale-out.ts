@@ -1,7 +1,7 @@
 // npm run bench:scale-out [-- --seconds 20 --connections 10 --no-build]
 import { runScaleOut } from './bench/scale-out'
 import { ensureFreshBuild } from './devnet/fresh-build'
-import { parseCommandLine, usageExit } from './cli-args'
+import { parseCommandLine, usageExit } from './cli/cli-args'
 
 const USAGE = 'usage: npm run bench:scale-out [-- --seconds 20 --connections 10 --no-build]'
 const { values } = parseCommandLine(USAGE, {

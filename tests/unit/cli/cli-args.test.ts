@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, test } from 'vitest'
-import { parseOptions, UsageError } from '@/scripts/cli-args'
+import { parseOptions, UsageError } from '@/scripts/cli/cli-args'
 
 const RECORD = { rpc: { type: 'string' }, blocks: { type: 'string' }, out: { type: 'string' } } as const
 
@@ -41,7 +41,7 @@ describe('the scripts', () => {
     ['demo', ['--spede', '2']],
     ['bench', ['--seconds']],
     ['soak', ['extra']],
-    ['scale-out', ['--connection', '3']],
+    ['bench-scale-out', ['--connection', '3']],
   ])('error: %s %s → usage, exit code 2', (script, args) => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { encoding: 'utf8', timeout: 30_000 })
     expect(run.status).toBe(2)
