@@ -188,9 +188,15 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
     lo = hi - wallStep * JUMP_SHARE
   } else if (phase.misses > 0 && n === 1) {
     if (wallClock && s - ref > hi + wallStep * REANCHOR_SHARE) ref = s - hi // a pause: slots start again here
-    // the read before this one came too early for h
-    lo = Math.max(lo, phase.lastStartedAt - ref)
-    hi = Math.max(hi, Math.min(s - ref, hi + wallStep * JUMP_SHARE))
+    // the read before this one came too early for h, this one found it: h arrived between their
+    // starts (and their answers). Narrower than a quarter step, the next read goes to the middle
+    // (too early again, it narrows again); wider (a pause, a stale envelope), to where this one
+    // started. Up by at most a quarter step; down too, when the envelope was stale
+    const early = phase.lastStartedAt - ref
+    const foundAt = s - ref
+    const to = foundAt - early < wallStep * JUMP_SHARE ? (early + foundAt) / 2 : foundAt
+    lo = Math.max(lo, early)
+    hi = Math.max(lo + wallStep * MARGIN_SHARE, Math.min(to, hi + wallStep * JUMP_SHARE))
   } else if (n === 1) {
     const floor = lo + wallStep * MARGIN_SHARE
     hi = Math.max(floor, hi - (hi - floor) * CREEP_SHARE)
