@@ -69,7 +69,7 @@ const REANCHOR_SHARE = 1 / 4
  *   1/32 step; a block found only by a retry lifts hiMs to where it was found (at most a quarter step
  *   per block) and loMs to where it was missed. loMs sinks 1/4096 step per read. Delays that vary
  *   from block to block settle hiMs near the top of their spread; the reads that come early cost
- *   about one extra read per few dozen blocks.
+ *   about one extra read per ~128 blocks.
  * - Backoff: reads that find no new head are retried after 1/16 step, then gaps doubling up to the
  *   period, and never later than the following slot's planned read. A late block is found by the
  *   first retry, a missed slot costs a few reads, a stalled chain is read about once per period.
