@@ -59,21 +59,45 @@ export type FeeWindow = {
 }
 
 /**
- * Where a chain's next block is expected to reach the node, relative to its timestamp: a bracket
- * (loMs, hiMs] learned from the reads themselves (lib/feed/read-timing.ts nextRead). A node's constant clock skew (a
- * replay node serving old timestamps) is inside both bounds and cancels out.
+ * The read timing's state (lib/feed/read-timing.ts nextRead): where the held head's slot is on the
+ * clock the reads are timed on, and how long after a slot its block reaches the node (an upper
+ * envelope learned from the reads themselves). A node's constant clock skew (a replay node serving
+ * old timestamps) is inside the envelope and cancels out. Carried as JSON: nextRead starts over from
+ * a phase that is not whole.
  */
 export type ReadPhase = {
-  /** A block reaches the node more than this after its timestamp, ms. */
-  loMs: number
-  /** ... and at most this after it, ms. */
-  hiMs: number
-  /** The timestamp step between consecutive blocks, ms (the last one seen; the measured mean interval before). */
+  /** The newest head any read has seen (a lagging node's older answer does not lower it). */
+  head: number
+  /** That head's timestamp, ms (the node's clock). */
+  headTimestampMs: number
+  /**
+   * That head's slot, ms: its timestamp while timestamps track the wall clock; on a drifting chain
+   * (`wallClock`) a wall-clock time projected from the blocks' arrivals.
+   */
+  refMs: number
+  /** The timestamp step between consecutive blocks, ms (the last regular gap; the measured mean interval before). */
   stepMs: number
-  /** When the last read started, ms since the epoch. */
+  /**
+   * Wall time per block minus the timestamp step, ms (an average over the last ~8 blocks): about 0
+   * where timestamps track the wall clock; 1,000 on a devnet whose timestamps advance 1 s per 2-s block.
+   */
+  driftMs: number
+  /** Whether reads are timed on the wall clock (the drift is past a quarter step) rather than on timestamps. */
+  wallClock: boolean
+  /**
+   * The highest start, ms after a slot, of a recent read that came too early for that slot's block
+   * (it sinks by 1/4096 step per read, so a node that got faster is followed).
+   */
+  loMs: number
+  /** When, ms after the next slot, the next read starts: at least a margin above loMs, the envelope of arrivals. */
+  hiMs: number
+  /** Midpoint of the read that found `head`, ms since the epoch; 0 when unknown (the first read). */
+  foundAt: number
+  /** When the last read and the one before it started, ms since the epoch (0: none). The read ceiling needs both. */
   lastStartedAt: number
-  /** Reads in a row that found no new head although its bracket had passed (a late or missed block, a stalled chain). */
-  overdue: number
+  previousStartedAt: number
+  /** Reads in a row that found no new head (they back off: growing gaps). */
+  misses: number
   /**
    * How often the chain's timestamp gaps differ from its step by more than an eighth (an average
    * over the last ~8 blocks, 0 to 1). Past IRREGULAR_LIMIT the chain has no step to time reads on.

@@ -135,9 +135,13 @@ export class ChainFeed {
     return Math.max(period, periodOf((last.at - first.at) / (last.head - first.head)))
   }
 
-  /** Until when a window is fresh: its next read, never later than one period after it was read (a window from an instance whose clock runs ahead). */
+  /**
+   * Until when a window is fresh: its next read, never later than one period after it was read (a
+   * window from an instance whose clock runs ahead), the period counted on the wall clock where the
+   * chain's blocks come slower than its timestamps say (the read timing plans on that pace there).
+   */
   freshUntil(window: FeeWindow): number {
-    const byPeriod = window.fetchedAt + this.periodMs(window)
+    const byPeriod = window.fetchedAt + this.ceilingPeriodMs(window)
     return window.nextReadAt === undefined ? byPeriod : Math.min(window.nextReadAt, byPeriod)
   }
 

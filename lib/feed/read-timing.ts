@@ -1,7 +1,7 @@
 /**
  * The feed's read timing, a pure function: when the next upstream read of a chain is due, so that
  * each new block is read once, soon after it reaches the node. No I/O, no timers: the chain's feed
- * (lib/feed/chain-feed.ts) keeps the returned phase and arms its timer on the returned time.
+ * (lib/feed/fee-window.ts) keeps the returned phase and arms its timer on the returned time.
  */
 import type { ReadPhase } from '../core/types'
 
@@ -15,67 +15,76 @@ export type ReadOutcome = {
   headNumber: number
   /** The head's timestamp, ms (the node's clock). */
   headTimestampMs: number
-  /** The chain's measured mean block interval, ms. */
+  /** The chain's measured mean block interval (from its timestamps), ms. */
   intervalMs: number
   /** The head this process held before the read, and its timestamp (ms); undefined for the first read. */
   previousHead?: number
   previousHeadTimestampMs?: number
 }
 
-/**
- * Per read, the bracket widens by this share of a step on both sides: the node's delay may change, and
- * an old bound must not hold for ever. A bracket at its tolerance widens past it in about 64 reads, and
- * one probe (a read at its middle, half of which come too early and are read again) narrows it.
- */
-const DECAY_SHARE = 1 / 4_096
-/** The bracket is narrow enough at this share of a step plus the read's own duration; wider, the next read probes its middle. */
-const TOLERANCE_SHARE = 1 / 16
-/**
- * A block past its bracket is looked for again after RETRY_SHARE of a step while it is less than
- * RETRY_WHILE_LATE_SHARE late, then after SLOW_RETRY_SHARE while less than SLOW_RETRY_WHILE_LATE_SHARE
- * late (then it is a missed slot or a stall: the next step).
- */
+/** The first retry after a read that found no new head comes this share of a step later; each next one doubles the gap. */
 const RETRY_SHARE = 1 / 16
-const RETRY_WHILE_LATE_SHARE = 1 / 4
-const SLOW_RETRY_SHARE = 1 / 4
-const SLOW_RETRY_WHILE_LATE_SHARE = 7 / 8
+/** A read is planned at least this share of a step past the latest start that came too early. */
+const MARGIN_SHARE = 1 / 32
+/** After an on-time read, the planned start moves this share of the way down to loMs + margin. */
+const CREEP_SHARE = 1 / 4
+/** loMs sinks by this share of a step per read: a node that got faster is followed (a 1/10-step speedup in ~400 reads); with the margin it sets the share of reads that come early (about 1/128). */
+const DECAY_SHARE = 1 / 4_096
+/** After a late block, the planned start jumps to where that block was found, but by at most this share of a step. */
+const JUMP_SHARE = 1 / 4
+/** Reads are never closer than this share of a step (one's end to the next one's start). */
+const MIN_GAP_SHARE = 1 / 64
 /** A gap off the step by more than this share of it is irregular. */
 const IRREGULAR_GAP_SHARE = 1 / 8
 /** Past this share of irregular gaps, reads are not timed on the chain's blocks. */
 const IRREGULAR_LIMIT = 1 / 4
-/** Reads are never closer than this share of a step (one's end to the next one's start). */
-const MIN_GAP_SHARE = 1 / 64
 /** A timestamp gap longer than this many mean intervals is a missed slot or a pause, not the chain's step. */
 const MAX_STEP_INTERVALS = 1.5
+/** The drift average's weight of a new sample. */
+const DRIFT_WEIGHT = 1 / 8
+/**
+ * Reads go on the wall clock when the drift is past a quarter step and back on timestamps below an
+ * eighth: the gap keeps a read's own jitter (up to half a 1-s step on a loaded devnet) from flipping it.
+ */
+const DRIFT_ENTER_SHARE = 1 / 4
+const DRIFT_LEAVE_SHARE = 1 / 8
+/** One drift sample counts at most this many steps (a process that started mid-pause measures nonsense once). */
+const DRIFT_CLIP_STEPS = 4
+/** A block later than the envelope by this share of a step re-anchors the wall clock's slots (a devnet that paused). */
+const REANCHOR_SHARE = 1 / 4
 
 /**
  * When the next read is due, so that each new block is read once, soon after it reaches the node:
  * the stream sends one event per block, and a read per block is what the service may spend.
  *
- * Reading one interval after the last read ended (the rule before) drifts later by the read's own
- * duration and the timers' delays every block, and skips a block each time the drift reaches an
- * interval. Here reads are timed on the chain's blocks: the next block is expected at the head's
- * timestamp plus one step, and reaches the node within (loMs, hiMs] of it.
- * - Every read narrows the bracket. A read that saw block h: h arrived by the read's end (hiMs), and
- *   had not when the read before it, which saw h − 1, started (loMs); h + 1 had not arrived when it
- *   started (loMs). A read that came early and found no new head: the block had not arrived then (loMs).
- * - The next read starts at the bracket's top once it is narrow (1/16 step plus a read's duration):
- *   the block is there, and the read ends at most that much after it landed. Wider, it probes the
- *   middle; a probe that comes too early costs one more read. A new process needs about four probes.
- * - The bracket widens by 1/4096 step per read, so a node that got faster is found again (one probe
- *   per ~64 blocks) and one that got slower is seen at once: its block is past the bracket.
- * - A block past its bracket (late, a missed slot, a stalled chain) is looked for every 1/16 step while
- *   it is less than a quarter step late, every quarter step while less than 7/8 step late, then at
- *   the next step: a late block still gets its own read, a missed slot costs about seven reads, and a
- *   stalled chain is read once per step after its first. The read that finds a late block resets
- *   the bracket to what that read knows.
- * - A bracket that contradicts itself (the node's delay changed) is reset to the last read's bounds.
+ * Reads are timed on the blocks' slots: the next block's slot is the held head's plus one step,
+ * and the read starts `hiMs` after it.
+ * - The slot clock: the head's timestamp while timestamps track the wall clock (a missed slot shows
+ *   in the timestamps, a replay node's constant skew cancels out). A devnet whose timestamps drift
+ *   (anvil with a genesis in the past: +1 s per 2-s block) is timed on the wall clock: the slot
+ *   advances by the measured wall time per block (the timestamp step plus the drift, measured from
+ *   the reads that found new heads).
+ * - The envelope: `loMs` is the latest start (after its slot) of a read that came too early for its
+ *   block. A read that found its block on time moves `hiMs` a quarter of the way down to loMs plus
+ *   1/32 step; a block found only by a retry lifts hiMs to where it was found (at most a quarter step
+ *   per block) and loMs to where it was missed. loMs sinks 1/4096 step per read. Delays that vary
+ *   from block to block settle hiMs near the top of their spread; the reads that come early cost
+ *   about one extra read per ~128 blocks.
+ * - Backoff: reads that find no new head are retried after 1/16 step, then gaps doubling up to the
+ *   period, and never later than the following slot's planned read. A late block is found by the
+ *   first retry, a missed slot costs a few reads, a stalled chain is read about once per period.
+ * - The ceiling (lib/core/freshness.ts MAX_READS_PER_PERIOD = 2): the plan is never earlier than one
+ *   period after the start of the read before this one, so the feed's own ceiling never has to move it.
  * - A head behind the one held (a lagging node behind a failover) says nothing of the chain's blocks:
- *   the phase is kept, and the next read is at the held head's next bracket top.
- * - Chains whose interval is outside [minMs, maxMs] (sub-second blocks: several per read in any case),
- *   and chains whose timestamp gaps are irregular (more than a quarter of recent gaps off the step by
- *   over an eighth: blocks made on demand, no slots) keep the rule before: one period (the interval
- *   within the bounds) after the read ended.
+ *   the phase is kept (but for the read starts), and the next read is at the held head's next
+ *   planned read, not sooner than a quarter step.
+ * - Chains whose interval is outside [minMs, maxMs] (sub-second blocks: several per read in any
+ *   case), and chains whose timestamp gaps are irregular (more than a quarter of recent gaps off the
+ *   step by over an eighth: blocks made on demand, no slots), keep the rule before: one period after
+ *   the read ended (the backoff's cap, so a stall costs no more).
+ * - Never sooner than 1/64 step after this read ended; never later than one period after it (one
+ *   wall-clock step on a drifting chain whose timestamp interval is shorter: the caller must let a
+ *   window stay fresh until `at` there).
  * Pure: the caller keeps the returned phase for the next read.
  */
 export function nextRead(
@@ -83,74 +92,150 @@ export function nextRead(
   read: ReadOutcome,
   bounds: { minMs: number; maxMs: number },
 ): { at: number; phase?: ReadPhase } {
-  const periodMs = Math.min(bounds.maxMs, Math.max(bounds.minMs, read.intervalMs))
-  if (read.intervalMs < bounds.minMs || read.intervalMs > bounds.maxMs) return { at: read.endedAt + periodMs }
+  const clamp = (ms: number) => Math.min(bounds.maxMs, Math.max(bounds.minMs, ms))
+  const periodMs = clamp(read.intervalMs)
   const { startedAt: s, endedAt: e, headNumber: h, headTimestampMs: t } = read
-  const byPeriod = e + periodMs
+  if (read.intervalMs < bounds.minMs || read.intervalMs > bounds.maxMs) return { at: e + periodMs }
   // a phase that came through JSON from elsewhere and is not whole starts over
   if (phase && !wholePhase(phase)) phase = undefined
-  if (phase && read.previousHead !== undefined && h < read.previousHead) {
-    // a lagging node's answer: nothing learned; look again at the held head's next bracket top. The
-    // window held next is this one (head h): no read start is known to precede h + 1's arrival (0)
-    const heldNext = (read.previousHeadTimestampMs ?? t) + phase.stepMs + phase.hiMs
-    return { at: Math.min(byPeriod, Math.max(e + phase.stepMs * SLOW_RETRY_SHARE, heldNext)), phase: { ...phase, lastStartedAt: 0 } }
-  }
+  const mid = (s + e) / 2
   let next: ReadPhase
-  if (!phase || read.previousHead === undefined) {
+  let lagging = false
+  if (!phase) {
+    // block h reached the node by the read's end, h + 1 had not when it started
     const step = read.intervalMs
-    next = { loMs: s - t - step, hiMs: e - t, stepMs: step, lastStartedAt: s, overdue: 0, irregular: 0 }
-  } else {
-    const p = read.previousHead
-    const decay = phase.stepMs * DECAY_SHARE
-    let { stepMs: step, irregular } = phase
-    let lo = phase.loMs - decay
-    let hi = phase.hiMs + decay
-    let overdue = 0
-    if (h > p) {
-      const gap = read.previousHeadTimestampMs === undefined ? undefined : t - read.previousHeadTimestampMs
-      // a gap over 1.5 mean intervals is a missed slot or a pause: neither the step nor irregular
-      if (h === p + 1 && gap !== undefined && gap > 0 && gap <= read.intervalMs * MAX_STEP_INTERVALS) {
-        const off = Math.abs(gap - step) > step * IRREGULAR_GAP_SHARE ? 1 : 0
-        irregular = irregular * (7 / 8) + off / 8
-        step = gap
-      }
-      // h had not arrived when the read that saw h − 1 started; h + 1 had not when this one started
-      const seenLo = Math.max(h === p + 1 ? phase.lastStartedAt - t : Number.NEGATIVE_INFINITY, s - t - step)
-      const seenHi = e - t
-      lo = Math.max(lo, seenLo)
-      hi = Math.min(hi, seenHi)
-      if (lo >= hi) [lo, hi] = [seenLo, seenHi]
-    } else {
-      // the same head: the block after it had not arrived when this read started
-      const earlyLo = s - (t + step)
-      if (earlyLo < hi) lo = Math.max(lo, earlyLo)
-      else overdue = phase.overdue + 1
+    next = {
+      head: h,
+      headTimestampMs: t,
+      refMs: t,
+      stepMs: step,
+      driftMs: 0,
+      wallClock: false,
+      loMs: s - t - step,
+      hiMs: e - t,
+      foundAt: 0,
+      lastStartedAt: s,
+      previousStartedAt: 0,
+      misses: 0,
+      irregular: 0,
     }
-    next = { loMs: lo, hiMs: hi, stepMs: step, lastStartedAt: s, overdue, irregular }
-  }
-  if (next.irregular > IRREGULAR_LIMIT) return { at: byPeriod, phase: next }
-  const step = next.stepMs
-  const expected = t + step
-  let at: number
-  if (next.overdue > 0) {
-    const dueAt = expected + next.hiMs
-    const late = s - dueAt
-    if (late < step * RETRY_WHILE_LATE_SHARE) at = s + step * RETRY_SHARE
-    else if (late < step * SLOW_RETRY_WHILE_LATE_SHARE) at = s + step * SLOW_RETRY_SHARE
-    else at = dueAt + Math.ceil(Math.max(0, e - dueAt) / step) * step
   } else {
-    const narrow = next.hiMs - next.loMs <= step * TOLERANCE_SHARE + (e - s)
-    at = expected + (narrow ? next.hiMs : (next.loMs + next.hiMs) / 2)
+    const starts = { lastStartedAt: s, previousStartedAt: phase.lastStartedAt }
+    const wallStep = phase.stepMs + (phase.wallClock ? phase.driftMs : 0)
+    const lo = phase.loMs - wallStep * DECAY_SHARE
+    if (h < phase.head) {
+      lagging = true
+      next = { ...phase, ...starts }
+    } else if (h === phase.head) {
+      next = { ...phase, ...starts, loMs: lo, misses: phase.misses + 1 }
+    } else {
+      next = found(phase, read, lo, mid)
+      next = { ...next, ...starts }
+    }
   }
-  // never sooner than a sliver after this read, never later than one period (the rule before)
-  const bounded = Math.min(byPeriod, Math.max(e + step * MIN_GAP_SHARE, at))
-  return Number.isFinite(bounded) && wholePhase(next) ? { at: bounded, phase: next } : { at: byPeriod }
+  const step = next.stepMs + (next.wallClock ? next.driftMs : 0)
+  // the period, or on a drifting chain one wall-clock step (its timestamp interval is shorter)
+  const capMs = next.wallClock ? clamp(Math.max(periodMs, step)) : periodMs
+  const byPeriod = e + capMs
+  let at: number
+  if (next.irregular > IRREGULAR_LIMIT) at = byPeriod
+  else {
+    const planned = (k: number) => next.refMs + k * step + next.hiMs
+    if (lagging) at = Math.max(s + step * JUMP_SHARE, planned(1))
+    else if (next.misses === 0) at = planned(1)
+    else {
+      const backoff = s + Math.min(capMs, step * RETRY_SHARE * 2 ** (next.misses - 1))
+      // the first slot after this read whose planned read is still ahead (a missed slot: the one after)
+      const k = Math.max(1, Math.ceil((s + step * MIN_GAP_SHARE - next.refMs - next.hiMs) / step))
+      at = Math.min(backoff, planned(k))
+    }
+  }
+  // the ceiling: at most MAX_READS_PER_PERIOD (2) reads start within one period
+  const ceiling = next.previousStartedAt > 0 ? next.previousStartedAt + periodMs : Number.NEGATIVE_INFINITY
+  const bounded = Math.min(byPeriod, Math.max(e + step * MIN_GAP_SHARE, ceiling, at))
+  return Number.isFinite(bounded) && wholePhase(next) ? { at: bounded, phase: next } : { at: e + periodMs }
 }
 
-/** Every field a finite number and a positive step (a phase read back from JSON may be neither). */
+/** What a read that found a head newer than the phase's teaches: the step, the drift, the slot clock and the envelope. */
+function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: number): ReadPhase {
+  const { startedAt: s, headNumber: h, headTimestampMs: t } = read
+  const n = h - phase.head
+  const gap = t - phase.headTimestampMs
+  let { stepMs: step, irregular, driftMs: drift, wallClock } = phase
+  // a gap over 1.5 mean intervals is a missed slot or a pause: neither the step nor irregular
+  if (n === 1 && gap > 0 && gap <= read.intervalMs * MAX_STEP_INTERVALS) {
+    const off = Math.abs(gap - step) > step * IRREGULAR_GAP_SHARE ? 1 : 0
+    irregular = irregular * (7 / 8) + off / 8
+    step = gap
+  }
+  // the wall time between the reads that found the last two heads, per block, against the timestamps'
+  if (phase.foundAt > 0 && gap >= 0) {
+    const clip = step * DRIFT_CLIP_STEPS
+    const sample = Math.min(clip, Math.max(-clip, (mid - phase.foundAt - gap) / n))
+    drift += (sample - drift) * DRIFT_WEIGHT
+  }
+  const wasWall = wallClock
+  if (!wallClock && Math.abs(drift) > step * DRIFT_ENTER_SHARE) wallClock = true
+  else if (wallClock && Math.abs(drift) < step * DRIFT_LEAVE_SHARE) wallClock = false
+  const wallStep = step + (wallClock ? drift : 0)
+  let lo = decayedLo
+  let hi = phase.hiMs
+  let ref = wallClock ? phase.refMs + n * (phase.stepMs + phase.driftMs) : t
+  if (wallClock !== wasWall) {
+    // the other clock: this read is taken as on the envelope, nothing yet known too early
+    ref = wallClock ? s - hi : t
+    hi = s - ref
+    lo = hi - wallStep * JUMP_SHARE
+  } else if (phase.misses > 0 && n === 1) {
+    if (wallClock && s - ref > hi + wallStep * REANCHOR_SHARE) ref = s - hi // a pause: slots start again here
+    // the read before this one came too early for h, this one found it: h arrived between their
+    // starts (and their answers). Narrower than a quarter step, the next read goes to the middle
+    // (too early again, it narrows again); wider (a pause, a stale envelope), to where this one
+    // started. Up by at most a quarter step; down too, when the envelope was stale
+    const early = phase.lastStartedAt - ref
+    const foundAt = s - ref
+    const to = foundAt - early < wallStep * JUMP_SHARE ? (early + foundAt) / 2 : foundAt
+    lo = Math.max(lo, early)
+    hi = Math.max(lo + wallStep * MARGIN_SHARE, Math.min(to, hi + wallStep * JUMP_SHARE))
+  } else if (n === 1) {
+    const floor = lo + wallStep * MARGIN_SHARE
+    hi = Math.max(floor, hi - (hi - floor) * CREEP_SHARE)
+  } else {
+    // blocks went by unread: this read was late, h had arrived by its start
+    hi = Math.min(hi, s - ref)
+    lo = Math.min(lo, hi - wallStep * MARGIN_SHARE)
+  }
+  return {
+    ...phase,
+    head: h,
+    headTimestampMs: t,
+    refMs: ref,
+    stepMs: step,
+    driftMs: drift,
+    wallClock,
+    loMs: lo,
+    hiMs: hi,
+    foundAt: mid,
+    misses: 0,
+    irregular,
+  }
+}
+
+/** Every field a finite number (a boolean for the clock) and a positive step: a phase read back from JSON may be neither. */
 function wholePhase(p: ReadPhase): boolean {
-  return (
-    [p.loMs, p.hiMs, p.stepMs, p.lastStartedAt, p.overdue, p.irregular].every((v) => typeof v === 'number' && Number.isFinite(v)) &&
-    p.stepMs > 0
-  )
+  const numbers = [
+    p.head,
+    p.headTimestampMs,
+    p.refMs,
+    p.stepMs,
+    p.driftMs,
+    p.loMs,
+    p.hiMs,
+    p.foundAt,
+    p.lastStartedAt,
+    p.previousStartedAt,
+    p.misses,
+    p.irregular,
+  ]
+  return numbers.every((v) => typeof v === 'number' && Number.isFinite(v)) && typeof p.wallClock === 'boolean' && p.stepMs > 0
 }

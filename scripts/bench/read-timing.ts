@@ -1,10 +1,11 @@
 /**
- * A simulated chain read by the feed's read timing (lib/feed/rules.ts nextRead): each read starts
- * when the last plan says, the node answers halfway through with its newest block that has reached
- * it, and the read ends a round trip after it started. Deterministic (seeded), so a failure replays.
+ * A simulated chain read by the feed's read timing (lib/feed/read-timing.ts nextRead): each read
+ * starts when the last plan says (never earlier than the feed's read ceiling allows), the node
+ * answers halfway through with its newest block that has reached it, and the read ends a round trip
+ * after it started. Deterministic (seeded), so a failure replays.
  * Used by tests/unit/feed/read-phase.test.ts and by `npm run bench:read-timing`.
  */
-import { MAX_PERIOD_MS, MIN_PERIOD_MS } from '../../lib/core/freshness'
+import { ceilingAllowsAt, MAX_PERIOD_MS, MIN_PERIOD_MS, periodOf } from '../../lib/core/freshness'
 import { nextRead, type ReadPhase } from '../../lib/feed/read-timing'
 
 /** The feed's bounds on the read period (lib/feed/fee-window.ts: 1 s to 60 s). */
@@ -46,6 +47,12 @@ export type SimOptions = {
   lagging?: (rnd: () => number) => boolean
   /** When the next read starts after one ended; the feed's nextRead by default (another rule, to compare). */
   planner?: (read: SimRead, rnd: () => number) => number
+  /**
+   * Whether the feed's hard ceiling applies (lib/core/freshness.ts: at most MAX_READS_PER_PERIOD reads
+   * start within one period; a read planned sooner starts when the ceiling allows). On by default, as
+   * in the feed; off, to see what the read timing alone plans.
+   */
+  ceiling?: boolean
 }
 
 /** Reads the chain from startMs to untilMs as the feed would; block 0 must have arrived by startMs. */
@@ -58,7 +65,16 @@ export function simulateReads(chain: SimChain, opts: SimOptions): SimRead[] {
   let previousHead: number | undefined
   let at = opts.startMs
   let head = 0
+  const periodMs = periodOf(opts.intervalMs)
   while (at < opts.untilMs) {
+    if (opts.ceiling !== false)
+      at = Math.max(
+        at,
+        ceilingAllowsAt(
+          reads.slice(-2).map((r) => r.startedAt),
+          periodMs,
+        ),
+      )
     const startedAt = at + rnd() * (opts.slackMs ?? 5)
     const rtt = rttLo + rnd() * (rttHi - rttLo)
     while (chain.arrivalMs(head + 1) <= startedAt + rtt / 2) head++
@@ -105,6 +121,28 @@ export function newHeads(reads: SimRead[], chain: SimChain): { step: number; lag
   return out
 }
 
+/**
+ * How far behind the node the held window is: sampled every `everyMs` from the first read's end to
+ * untilMs, the node's head (the newest block that has reached it) minus the head of the window the
+ * feed holds (the last read that ended). Returns the share of samples more than one block behind.
+ */
+export function headLag(reads: SimRead[], chain: SimChain, untilMs: number, everyMs = 100): { behindShare: number; samples: number } {
+  let held = -1
+  let node = 0
+  let i = 0
+  let behind = 0
+  let samples = 0
+  const first = reads[0]
+  if (!first) return { behindShare: 0, samples: 0 }
+  for (let at = first.endedAt; at < untilMs; at += everyMs) {
+    while (i < reads.length && reads[i]!.endedAt <= at) held = reads[i++]!.head
+    while (chain.arrivalMs(node + 1) <= at) node++
+    samples++
+    if (node - held > 1) behind++
+  }
+  return { behindShare: behind / samples, samples }
+}
+
 /** A chain with a block every `stepMs` (timestamps `skewMs` behind our clock), each reaching the node a delay drawn from `delayMs` after its timestamp. */
 export function steadyChain(opts: { epochMs: number; stepMs: number; delayMs: [number, number]; seed: number; skewMs?: number }): SimChain {
   const rnd = random(opts.seed)
@@ -118,6 +156,77 @@ export function steadyChain(opts: { epochMs: number; stepMs: number; delayMs: [n
     arrivalMs: (n) => opts.epochMs + n * opts.stepMs + delay(n),
   }
 }
+
+/**
+ * A real node on a slot chain: a block per `stepMs` slot of the wall clock, each reaching the node
+ * 50–300 ms after its slot, a different delay each block (what we measured on 2-s and 1-s chains).
+ */
+export function realSlotChain(epochMs: number, stepMs: number, seed: number): SimChain {
+  return steadyChain({ epochMs, stepMs, delayMs: [50, 300], seed })
+}
+
+/**
+ * A devnet whose timestamps fall behind the wall clock (anvil started from a genesis in the past):
+ * a block every `wallStepMs` of the wall clock (reaching the node 5–40 ms after it is made), whose
+ * timestamps, whole seconds, advance only `timestampStepMs` per block.
+ */
+export function driftingChain(opts: { epochMs: number; wallStepMs: number; timestampStepMs: number; seed: number }): SimChain {
+  const rnd = random(opts.seed)
+  const delays: number[] = []
+  const delay = (n: number) => {
+    while (delays.length <= n) delays.push(5 + rnd() * 35)
+    return delays[n]!
+  }
+  // the genesis is a day in the past
+  const genesisMs = Math.floor((opts.epochMs - 86_400_000) / 1_000) * 1_000
+  return {
+    timestampMs: (n) => genesisMs + n * opts.timestampStepMs,
+    arrivalMs: (n) => opts.epochMs + n * opts.wallStepMs + delay(n),
+  }
+}
+
+/**
+ * Blocks made at irregular wall-clock gaps drawn from `gapMs`, stamped with whole unix seconds that
+ * follow the wall clock but strictly increase (two blocks in one second: the second one a second
+ * on), each reaching the node 10–60 ms after it was made.
+ */
+export function irregularWallChain(epochMs: number, seed: number, gapMs: [number, number] = [500, 3_500]): SimChain {
+  const rnd = random(seed)
+  const made: number[] = [epochMs]
+  const ts: number[] = [Math.floor(epochMs / 1_000) * 1_000]
+  const arrived: number[] = [epochMs + 10]
+  const grow = (n: number) => {
+    while (made.length <= n) {
+      const at = made.at(-1)! + gapMs[0] + rnd() * (gapMs[1] - gapMs[0])
+      made.push(at)
+      ts.push(Math.max(ts.at(-1)! + 1_000, Math.floor(at / 1_000) * 1_000))
+      arrived.push(at + 10 + rnd() * 50)
+    }
+  }
+  return {
+    timestampMs: (n) => (grow(n), ts[n]!),
+    arrivalMs: (n) => (grow(n), arrived[n]!),
+  }
+}
+
+/**
+ * A devnet making a block every second of the wall clock (anvil --block-time 1: whole-second
+ * timestamps, each block made 370–430 ms past its second and reaching the node 5–40 ms later); read
+ * under load with `loadedDevnetOptions`.
+ */
+export function loadedDevnetChain(epochMs: number, seed: number): SimChain {
+  const rnd = random(seed)
+  const made: number[] = []
+  const at = (n: number) => {
+    while (made.length <= n) made.push(370 + rnd() * 60 + 5 + rnd() * 35)
+    return made[n]!
+  }
+  const second = Math.floor(epochMs / 1_000) * 1_000
+  return { timestampMs: (n) => second + n * 1_000, arrivalMs: (n) => second + n * 1_000 + at(n) }
+}
+
+/** The service under load (50 connections): timers up to 300 ms late, reads taking 50–500 ms. */
+export const loadedDevnetOptions = { slackMs: 300, rttMs: [50, 500] as [number, number] }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
 
@@ -147,20 +256,87 @@ export function irregularChain(epochMs: number, seed: number): SimChain {
   return { timestampMs: at, arrivalMs: (n) => at(n) + 300 }
 }
 
-/** `npm run bench:read-timing`: reads per block, skipped blocks and delay after each block, per simulated chain. */
-export function printReadTimingTable(): void {
-  const epochMs = 1_700_000_000_000
-  const blocks = 2_000
-  type Case = {
-    name: string
-    stepMs: number
-    meanMs?: number
-    rttMs: [number, number]
-    chain: (seed: number) => SimChain
-    lagging?: number
+/** What a run of reads cost and how fresh it kept the window, from block `settle` on. */
+export type ReadStats = {
+  readsPerBlock: number
+  /** Blocks that no read found as the new head (a read found a later one first), and all blocks counted. */
+  skipped: number
+  blocks: number
+  /** How long after each block reached the node the read that found it ended, ms. */
+  lagP50Ms: number
+  lagP99Ms: number
+  /** Share of 100-ms samples with the held window more than one block behind the node. */
+  behindShare: number
+}
+
+/** Reads per block, skipped blocks, read lag and head lag of a simulated run, counted from the `settle`-th block after the first read's head. */
+export function readStats(reads: SimRead[], chain: SimChain, untilMs: number, settle = 20): ReadStats {
+  const from = reads[0]!.head + settle
+  const heads = newHeads(reads, chain).filter((h) => h.head > from)
+  const last = Math.max(...reads.map((r) => r.head))
+  const blocks = last - from
+  const counted = reads.filter((r) => r.head >= from)
+  const lags = heads.map((h) => h.lagMs).sort((a, b) => a - b)
+  const settledAt = counted[0]?.startedAt ?? untilMs
+  const lateReads = reads.filter((r) => r.endedAt >= settledAt)
+  return {
+    readsPerBlock: counted.length / Math.max(1, blocks),
+    skipped: heads.reduce((n, h) => n + h.step - 1, 0),
+    blocks,
+    lagP50Ms: lags.length ? percentile(lags, 0.5) : Number.NaN,
+    lagP99Ms: lags.length ? percentile(lags, 0.99) : Number.NaN,
+    behindShare: headLag(lateReads, chain, untilMs).behindShare,
   }
+}
+
+/** One row of `npm run bench:read-timing`: a simulated chain and how it is read. */
+export type ReadTimingCase = {
+  name: string
+  /** Wall time per block, ms (how long the run lasts: `blocks` of them). */
+  stepMs: number
+  /** The mean interval the window reports (from timestamps), ms; stepMs by default. */
+  meanMs?: number
+  rttMs: [number, number]
+  slackMs?: number
+  chain: (seed: number) => SimChain
+  lagging?: number
+}
+
+/** Every chain the bench prints, in its order: the clocks measured on the real service, then the older cases. */
+export function readTimingCases(epochMs: number): ReadTimingCase[] {
   const steady = (stepMs: number, delayMs: [number, number]) => (seed: number) => steadyChain({ epochMs, stepMs, delayMs, seed })
-  const cases: Case[] = [
+  return [
+    {
+      name: '2 s slots, blocks 50–300 ms after their slot',
+      stepMs: 2_000,
+      chain: (seed) => realSlotChain(epochMs, 2_000, seed),
+      rttMs: [20, 120],
+    },
+    {
+      name: '1 s slots, blocks 50–300 ms after their slot',
+      stepMs: 1_000,
+      chain: (seed) => realSlotChain(epochMs, 1_000, seed),
+      rttMs: [20, 120],
+    },
+    {
+      name: 'devnet: 2 s blocks, timestamps +1 s per block (drifting)',
+      stepMs: 2_000,
+      meanMs: 1_000,
+      chain: (seed) => driftingChain({ epochMs, wallStepMs: 2_000, timestampStepMs: 1_000, seed }),
+      rttMs: [20, 120],
+    },
+    {
+      name: 'irregular wall gaps 0.5–3.5 s, whole-second timestamps',
+      stepMs: 2_000,
+      chain: (seed) => irregularWallChain(epochMs, seed),
+      rttMs: [20, 120],
+    },
+    {
+      name: 'loaded 1 s devnet: timers up to 300 ms late, 50–500 ms reads',
+      stepMs: 1_000,
+      chain: (seed) => loadedDevnetChain(epochMs, seed),
+      ...loadedDevnetOptions,
+    },
     { name: '2 s, blocks 0.9 s after their timestamp, 20–120 ms reads', stepMs: 2_000, chain: steady(2_000, [900, 900]), rttMs: [20, 120] },
     {
       name: 'the same, 2.2 s mean interval (a pause in the window), 2.6 s late',
@@ -169,8 +345,20 @@ export function printReadTimingTable(): void {
       chain: steady(2_000, [2_600, 2_600]),
       rttMs: [20, 120],
     },
+    {
+      name: 'replay node, timestamps 3 years behind',
+      stepMs: 2_000,
+      chain: (seed) => steadyChain({ epochMs, stepMs: 2_000, delayMs: [400, 400], seed, skewMs: 3 * 365 * 86_400_000 }),
+      rttMs: [20, 120],
+    },
     { name: '2 s, arrival 0.3–1.2 s after the timestamp', stepMs: 2_000, chain: steady(2_000, [300, 1_200]), rttMs: [20, 120] },
-    { name: '2 s, 200–600 ms reads', stepMs: 2_000, chain: steady(2_000, [500, 500]), rttMs: [200, 600] },
+    {
+      name: '2 s, 200–600 ms reads, timers up to 40 ms late',
+      stepMs: 2_000,
+      chain: steady(2_000, [500, 500]),
+      rttMs: [200, 600],
+      slackMs: 40,
+    },
     {
       name: '2 s, one read in five answered by a node a block behind',
       stepMs: 2_000,
@@ -198,33 +386,47 @@ export function printReadTimingTable(): void {
       rttMs: [50, 300],
     },
     {
-      name: 'gaps of 1–3 s (blocks on demand): the rule before',
+      name: 'timestamp gaps of 1–3 s (blocks on demand)',
       stepMs: 2_000,
       chain: (seed) => irregularChain(epochMs, seed),
       rttMs: [20, 120],
     },
   ]
-  console.log(`${blocks} blocks' time per chain; reads from the feed's first read on (its first probes included)\n`)
-  console.log('| chain | reads per block | blocks without a read of their own | read end after the block reached the node, p50 / p99 ms |')
-  console.log('|---|---|---|---|')
-  cases.forEach((c, i) => {
-    const chain = c.chain(100 + i)
-    const startMs = chain.arrivalMs(3) + 333
-    const rate = c.lagging
-    const reads = simulateReads(chain, {
-      startMs,
-      untilMs: epochMs + blocks * c.stepMs,
-      intervalMs: c.meanMs ?? c.stepMs,
-      seed: 200 + i,
-      rttMs: c.rttMs,
-      ...(rate ? { lagging: (rnd: () => number) => rnd() < rate } : {}),
-    })
-    const heads = newHeads(reads, chain)
-    const span = Math.max(...reads.map((r) => r.head)) - reads[0]!.head
-    const skipped = heads.reduce((n, h) => n + h.step - 1, 0)
-    const lags = heads.map((h) => h.lagMs).sort((a, b) => a - b)
+}
+
+/** Runs one case over `blocks` blocks' time (seeded by its index) and counts it. */
+export function runCase(c: ReadTimingCase, i: number, epochMs: number, blocks: number): ReadStats {
+  const chain = c.chain(100 + i)
+  const startMs = chain.arrivalMs(3) + 333
+  const untilMs = epochMs + blocks * c.stepMs
+  const rate = c.lagging
+  const reads = simulateReads(chain, {
+    startMs,
+    untilMs,
+    intervalMs: c.meanMs ?? c.stepMs,
+    seed: 200 + i,
+    rttMs: c.rttMs,
+    ...(c.slackMs === undefined ? {} : { slackMs: c.slackMs }),
+    ...(rate ? { lagging: (rnd: () => number) => rnd() < rate } : {}),
+  })
+  return readStats(reads, chain, untilMs)
+}
+
+/** `npm run bench:read-timing`: reads per block, skipped blocks, read lag and head lag, per simulated chain. */
+export function printReadTimingTable(): void {
+  const epochMs = 1_700_000_000_000
+  const blocks = 2_000
+  console.log(
+    `${blocks} blocks' time per chain, the feed's read ceiling applied; counted from the 20th block after the first read's head\n`,
+  )
+  console.log(
+    '| chain | reads per block | blocks without a read of their own | read end after the block reached the node, p50 / p99 ms | time more than 1 block behind |',
+  )
+  console.log('|---|---|---|---|---|')
+  readTimingCases(epochMs).forEach((c, i) => {
+    const r = runCase(c, i, epochMs, blocks)
     console.log(
-      `| ${c.name} | ${(reads.length / span).toFixed(3)} | ${skipped} of ${span} | ${Math.round(percentile(lags, 0.5))} / ${Math.round(percentile(lags, 0.99))} |`,
+      `| ${c.name} | ${r.readsPerBlock.toFixed(3)} | ${r.skipped} of ${r.blocks} | ${Math.round(r.lagP50Ms)} / ${Math.round(r.lagP99Ms)} | ${(r.behindShare * 100).toFixed(1)}% |`,
     )
   })
 }

@@ -1,19 +1,39 @@
 import { describe, expect, test } from 'vitest'
+import { MAX_READS_PER_PERIOD } from '@/lib/core/freshness'
 import { nextRead, type ReadPhase } from '@/lib/feed/read-timing'
 import {
+  driftingChain,
   irregularChain,
+  irregularWallChain,
+  loadedDevnetChain,
+  loadedDevnetOptions,
   newHeads,
   READ_BOUNDS,
+  readStats,
+  realSlotChain,
   simulateReads,
   steadyChain,
   type SimChain,
   type SimOptions,
+  type SimRead,
 } from '@/scripts/bench/read-timing'
 
 const BOUNDS = READ_BOUNDS
 type Chain = SimChain
-// the feed's reads of a simulated chain (scripts/bench/read-timing.ts; it throws on a plan not after its read)
+// the feed's reads of a simulated chain (scripts/bench/read-timing.ts; it throws on a plan not after
+// its read). The feed's read ceiling applies, as in the feed: at most MAX_READS_PER_PERIOD (2) reads
+// start within one period, so a block can get at most two looks before the next one is due
 const simulate = simulateReads
+
+/** The most reads that started within any one window of `periodMs`. */
+const mostReadsPerPeriod = (reads: SimRead[], periodMs: number) => {
+  let most = 0
+  for (let i = 0, j = 0; i < reads.length; i++) {
+    while (reads[i]!.startedAt - reads[j]!.startedAt >= periodMs) j++
+    most = Math.max(most, i - j + 1)
+  }
+  return most
+}
 
 // a 2-s chain like anvil's: whole-second timestamps, blocks reaching the node 0.9 s after theirs
 const EPOCH = 1_700_000_000_000
@@ -42,15 +62,17 @@ describe('nextRead: one read per new block, soon after it lands', () => {
       const settled = heads.filter((h) => h.head > 20)
       expect(settled.length).toBeGreaterThan(950)
       expect(settled.every((h) => h.step === 1)).toBe(true)
-      // cost: about one read per block (a probe that comes too early is read again, about once per 64 blocks)
+      // cost: about one read per block (a read that comes too early is read again, about once per 128 blocks)
       const lastHead = reads.at(-1)!.head
       const readsAfter = reads.filter((r) => r.head > 20).length
       expect(readsAfter / (lastHead - 20)).toBeLessThan(1.05)
-      // latency: the read that finds a block starts at the bracket's top (its width at most 1/16
-      // interval and a read's duration past the arrival), and ends a round trip later
+      // latency: the read that finds a block starts at the envelope (at most 1/16 step and a read's
+      // interval and a read's duration past the arrival), and ends a round trip later. Where the
+      // period (the mean interval) is longer than the step, the ceiling holds a retry until one
+      // period after the read before the early one: up to (period − step) later
       const [rttHi, slack] = slow ? [600, 40] : [120, 5]
       const worstLag = Math.max(...settled.map((h) => h.lagMs))
-      expect(worstLag).toBeLessThan(Math.max(2_000 / 16, rttHi + 2_000 / 64) + rttHi + slack)
+      expect(worstLag).toBeLessThan(Math.max(2_000 / 16, rttHi + 2_000 / 64) + rttHi + slack + (intervalMs - 2_000))
     },
   )
 
@@ -63,15 +85,21 @@ describe('nextRead: one read per new block, soon after it lands', () => {
     expect(skipped).toBeGreaterThan(50)
   })
 
-  test('behavior: a block later than its bracket by over a quarter interval still gets its own read', () => {
-    // every 50th block reaches the node 1.2 s later than the others
-    const chain: Chain = { timestampMs: (n) => EPOCH + n * 2_000, arrivalMs: (n) => EPOCH + n * 2_000 + 900 + (n % 50 === 0 ? 1_200 : 0) }
+  test('behavior: a block later than the envelope by over half an interval costs its own read, and nothing else', () => {
+    // every 50th block reaches the node 1.2 s later than the others. Under the ceiling it cannot have
+    // a read of its own: the on-time read and one retry (1/16 step later) came too early, and a third
+    // read within the period is not allowed, by which time the next block is there. (The rule
+    // before, under the ceiling, skips it too; without the ceiling it retried until it found it.)
+    const late = (n: number) => n % 50 === 0
+    const chain: Chain = { timestampMs: (n) => EPOCH + n * 2_000, arrivalMs: (n) => EPOCH + n * 2_000 + 900 + (late(n) ? 1_200 : 0) }
     const reads = simulate(chain, { startMs: EPOCH + 2_333, untilMs: EPOCH + 2_000 * 1_000, intervalMs: 2_000, seed: 21 })
     const heads = newHeads(reads, chain).filter((h) => h.head > 20)
-    expect(heads.every((h) => h.step === 1)).toBe(true)
-    // each late block costs a few reads (every 1/16 interval for a quarter, then every quarter)
+    // only the late blocks go without a read of their own, the blocks after them are read on time
+    expect(heads.filter((h) => h.step > 1).every((h) => h.step === 2 && late(h.head - 1))).toBe(true)
+    expect(heads.filter((h) => !late(h.head) && !late(h.head - 1)).every((h) => h.step === 1 && h.lagMs < 2_000 / 4)).toBe(true)
+    // each late block costs one retry
     const blocks = reads.at(-1)!.head - 20
-    expect(reads.filter((r) => r.head > 20).length - blocks).toBeLessThanOrEqual(8 * Math.ceil(blocks / 50))
+    expect(reads.filter((r) => r.head > 20).length - blocks).toBeLessThanOrEqual(2 * Math.ceil(blocks / 50))
   })
 
   test('behavior: a chain without a steady step (blocks on demand, gaps of 1–3 s) is read once per interval, never in a loop', () => {
@@ -89,9 +117,11 @@ describe('nextRead: one read per new block, soon after it lands', () => {
     const reads = twoSecondReads(chain, 41, { lagging: (rnd) => rnd() < 0.2 })
     const heads = newHeads(reads, chain).filter((h) => h.head > 20)
     const blocks = reads.at(-1)!.head - 20
-    // a read answered by the lagging node is spent; the phase is kept, so the block is read soon after
+    // a read answered by the lagging node is spent; the phase is kept, so the block is read soon after.
+    // Two lagging answers in a row (one block in 25) leave no third read within the period under the
+    // ceiling: that block is skipped (the rule before skips as many under the ceiling)
     expect(reads.filter((r) => r.head > 20).length / blocks).toBeLessThan(1.5)
-    expect(heads.filter((h) => h.step > 1).length).toBeLessThanOrEqual(blocks * 0.02)
+    expect(heads.filter((h) => h.step > 1).length).toBeLessThanOrEqual(blocks * 0.2 * 0.2 * 1.25)
   })
 
   test('behavior: a stalled chain is read about once per interval, not in a tight loop', () => {
@@ -153,7 +183,7 @@ describe('nextRead: one read per new block, soon after it lands', () => {
     }
   })
 
-  test('errors: a phase that is not whole (from JSON elsewhere) starts over; a lagging answer forgets when the last read started', () => {
+  test('errors: a phase that is not whole (from JSON elsewhere) starts over; a lagging answer keeps the phase but for the read starts', () => {
     const read = {
       startedAt: EPOCH + 2_500,
       endedAt: EPOCH + 2_520,
@@ -163,27 +193,194 @@ describe('nextRead: one read per new block, soon after it lands', () => {
       previousHead: 10,
       previousHeadTimestampMs: EPOCH,
     }
-    const broken = { loMs: null, hiMs: 900, stepMs: 2_000, lastStartedAt: EPOCH, overdue: 0, irregular: 0 } as unknown as ReadPhase
-    const plan = nextRead(broken, read, BOUNDS)
-    expect(Number.isFinite(plan.at)).toBe(true)
-    expect(plan.at).toBeGreaterThan(read.endedAt)
-    expect(plan.phase).toEqual(nextRead(undefined, read, BOUNDS).phase)
-    const phase: ReadPhase = { loMs: 100, hiMs: 900, stepMs: 2_000, lastStartedAt: EPOCH + 2_100, overdue: 0, irregular: 0 }
+    const phase: ReadPhase = {
+      head: 10,
+      headTimestampMs: EPOCH,
+      refMs: EPOCH,
+      stepMs: 2_000,
+      driftMs: 0,
+      wallClock: false,
+      loMs: 100,
+      hiMs: 900,
+      foundAt: EPOCH + 950,
+      lastStartedAt: EPOCH + 900,
+      previousStartedAt: EPOCH - 1_100,
+      misses: 0,
+      irregular: 0,
+    }
+    for (const broken of [
+      { ...phase, loMs: null },
+      { ...phase, wallClock: 'false' },
+      { ...phase, stepMs: 0 },
+      { ...phase, misses: undefined },
+    ] as unknown as ReadPhase[]) {
+      const plan = nextRead(broken, read, BOUNDS)
+      expect(Number.isFinite(plan.at)).toBe(true)
+      expect(plan.at).toBeGreaterThan(read.endedAt)
+      expect(plan.phase).toEqual(nextRead(undefined, read, BOUNDS).phase)
+    }
     const lagging = nextRead(phase, { ...read, headNumber: 9, headTimestampMs: EPOCH - 2_000 }, BOUNDS)
-    expect(lagging.phase).toEqual({ ...phase, lastStartedAt: 0 })
+    expect(lagging.phase).toEqual({ ...phase, lastStartedAt: read.startedAt, previousStartedAt: phase.lastStartedAt })
+    // the held head's next planned read (slot + 2 s + envelope 0.9 s) has passed: a quarter step after this read started
+    expect(lagging.at).toBe(EPOCH + 2_500 + 500)
+    const earlier = nextRead(
+      phase,
+      { ...read, startedAt: EPOCH + 2_100, endedAt: EPOCH + 2_120, headNumber: 9, headTimestampMs: EPOCH - 2_000 },
+      BOUNDS,
+    )
+    expect(earlier.at).toBe(EPOCH + 2_000 + 900)
   })
 
-  test('behavior: a read that finds no new head before the bracket has passed narrows it; past it, the block is looked for again soon', () => {
-    const phase: ReadPhase = { loMs: 100, hiMs: 900, stepMs: 2_000, lastStartedAt: EPOCH, overdue: 0, irregular: 0 }
-    const read = { endedAt: 0, headNumber: 10, headTimestampMs: EPOCH, intervalMs: 2_000, previousHead: 10, previousHeadTimestampMs: EPOCH }
-    // a probe at +2.5 s (block 11 was due at +2.1…2.9 s): it had not arrived, the bracket is now (500, 900]
-    const early = nextRead(phase, { ...read, startedAt: EPOCH + 2_500, endedAt: EPOCH + 2_520 }, BOUNDS)
-    expect(early.phase).toMatchObject({ overdue: 0 })
-    expect(early.phase!.loMs).toBeCloseTo(500, 0)
-    expect(early.at).toBeCloseTo(EPOCH + 2_000 + (early.phase!.loMs + early.phase!.hiMs) / 2, 0)
-    // a read at +3 s: past the bracket, the block is late: looked for 1/16 step later
-    const late = nextRead(phase, { ...read, startedAt: EPOCH + 3_000, endedAt: EPOCH + 3_020 }, BOUNDS)
-    expect(late.phase).toMatchObject({ overdue: 1 })
-    expect(late.at).toBe(EPOCH + 3_000 + 125)
+  test('behavior: reads that find no new head back off: 1/16 step, then doubling gaps, never past the next planned read or the ceiling', () => {
+    const phase: ReadPhase = {
+      head: 10,
+      headTimestampMs: EPOCH,
+      refMs: EPOCH,
+      stepMs: 2_000,
+      driftMs: 0,
+      wallClock: false,
+      loMs: 700,
+      hiMs: 900,
+      foundAt: EPOCH + 950,
+      lastStartedAt: EPOCH + 900,
+      previousStartedAt: EPOCH - 1_100,
+      misses: 0,
+      irregular: 0,
+    }
+    const empty = { headNumber: 10, headTimestampMs: EPOCH, intervalMs: 2_000, previousHead: 10, previousHeadTimestampMs: EPOCH }
+    // the read planned at slot + 0.9 s finds nothing: the retry comes 1/16 step after it started
+    const first = nextRead(phase, { ...empty, startedAt: EPOCH + 2_900, endedAt: EPOCH + 2_950 }, BOUNDS)
+    expect(first.phase).toMatchObject({ misses: 1, head: 10 })
+    expect(first.at).toBe(EPOCH + 2_900 + 125)
+    // the retry finds nothing either: the ceiling (two reads started since EPOCH + 2_900) holds the
+    // next until a period after the first, EPOCH + 4_900, which is also the next slot's planned read
+    const second = nextRead(first.phase, { ...empty, startedAt: EPOCH + 3_025, endedAt: EPOCH + 3_075 }, BOUNDS)
+    expect(second.phase).toMatchObject({ misses: 2 })
+    expect(second.at).toBe(EPOCH + 4_900)
+    // had the retry found the block, the envelope would lift to the middle of (missed, found]
+    const found = nextRead(
+      first.phase,
+      { ...empty, headNumber: 11, headTimestampMs: EPOCH + 2_000, startedAt: EPOCH + 3_025, endedAt: EPOCH + 3_075 },
+      BOUNDS,
+    )
+    expect(found.phase).toMatchObject({ misses: 0, head: 11, refMs: EPOCH + 2_000 })
+    expect(found.phase!.loMs).toBeCloseTo(900, 0)
+    expect(found.phase!.hiMs).toBeCloseTo((900 + 1_025) / 2, 0)
+  })
+})
+
+describe('nextRead on the clocks measured on the service (reads per new block, counted from the 20th block)', () => {
+  const blocks = 2_000
+  test.each([
+    ['2 s slots, blocks 50–300 ms after their slot', () => realSlotChain(EPOCH, 2_000, 51), 2_000, 2_000, {}, true],
+    ['1 s slots, blocks 50–300 ms after their slot', () => realSlotChain(EPOCH, 1_000, 52), 1_000, 1_000, {}, true],
+    [
+      'a devnet whose timestamps advance 1 s per 2-s block (drifting behind the wall clock)',
+      () => driftingChain({ epochMs: EPOCH, wallStepMs: 2_000, timestampStepMs: 1_000, seed: 53 }),
+      2_000,
+      1_000,
+      {},
+      true,
+    ],
+    ['irregular 0.5–3.5 s wall gaps, whole-second timestamps', () => irregularWallChain(EPOCH, 54), 2_000, 2_000, {}, false],
+    [
+      'a ~1 s devnet under load (late timers, 50–500 ms reads)',
+      () => loadedDevnetChain(EPOCH, 55),
+      1_000,
+      1_000,
+      loadedDevnetOptions,
+      true,
+    ],
+  ] as const)('behavior: %s: at most 1.1 reads per new block', (_, build, wallStepMs, intervalMs, extra, slots) => {
+    const chain = build()
+    const untilMs = EPOCH + blocks * wallStepMs
+    const reads = simulate(chain, { startMs: chain.arrivalMs(3) + 333, untilMs, intervalMs, seed: 56, ...extra })
+    const stats = readStats(reads, chain, untilMs)
+    expect(stats.blocks).toBeGreaterThan(blocks * 0.95)
+    expect(stats.readsPerBlock).toBeLessThanOrEqual(1.1)
+    if (slots) {
+      // a slot chain: every block gets its own read, which ends within a fraction of an interval after it landed
+      expect(stats.readsPerBlock).toBeLessThanOrEqual(1.05)
+      expect(stats.skipped).toBe(0)
+      expect(stats.lagP99Ms).toBeLessThan(wallStepMs * 0.8)
+    } else {
+      // no slots: no read per block is possible; a read about every mean interval keeps the served
+      // head at most one block behind most of the time
+      const gaps = reads.slice(1).map((r, i) => r.startedAt - reads[i]!.startedAt)
+      expect(Math.max(...gaps)).toBeLessThan(intervalMs * 1.2)
+      expect(stats.behindShare).toBeLessThan(0.1)
+    }
+  })
+
+  test('behavior: on a devnet whose timestamps drift, reads go on the wall clock and each block is read once', () => {
+    const chain = driftingChain({ epochMs: EPOCH, wallStepMs: 2_000, timestampStepMs: 1_000, seed: 61 })
+    let phase: ReadPhase | undefined
+    const reads = simulate(chain, {
+      startMs: chain.arrivalMs(3) + 333,
+      untilMs: EPOCH + 1_000 * 2_000,
+      intervalMs: 1_000,
+      seed: 62,
+    })
+    // what the rule concludes, replayed on the same reads
+    let held: number | undefined
+    for (const r of reads) {
+      const plan = nextRead(
+        phase,
+        {
+          startedAt: r.startedAt,
+          endedAt: r.endedAt,
+          headNumber: r.head,
+          headTimestampMs: chain.timestampMs(r.head),
+          intervalMs: 1_000,
+          previousHead: held,
+          previousHeadTimestampMs: held === undefined ? undefined : chain.timestampMs(held),
+        },
+        BOUNDS,
+      )
+      phase = plan.phase
+      held = r.head
+    }
+    expect(phase?.wallClock).toBe(true)
+    expect(phase!.stepMs + phase!.driftMs).toBeGreaterThan(1_900)
+    expect(phase!.stepMs + phase!.driftMs).toBeLessThan(2_100)
+    // no block skipped after the first 20; the drift average (1/8 per block) takes about 25 blocks
+    // to reach the wall step, reads until then end up to ~0.9 s after the block landed
+    const heads = newHeads(reads, chain).filter((h) => h.head > 20)
+    expect(heads.every((h) => h.step === 1)).toBe(true)
+    expect(heads.filter((h) => h.head > 40).every((h) => h.lagMs < 500)).toBe(true)
+    expect(reads.filter((r) => r.head > 20).length / (reads.at(-1)!.head - 20)).toBeLessThanOrEqual(1.05)
+  })
+
+  test('behavior: a stalled chain: reads back off by growing gaps to one per period, never more than the ceiling allows', () => {
+    // blocks up to 100, then none; the rule's own plans (the feed's ceiling off)
+    const chain: Chain = { timestampMs: (n) => EPOCH + n * 2_000, arrivalMs: (n) => (n <= 100 ? EPOCH + n * 2_000 + 500 : Infinity) }
+    const reads = simulate(chain, { startMs: EPOCH + 1_000, untilMs: EPOCH + 400_000, intervalMs: 2_000, seed: 7, ceiling: false })
+    expect(mostReadsPerPeriod(reads, 2_000)).toBeLessThanOrEqual(MAX_READS_PER_PERIOD)
+    const stalled = reads.filter((r) => r.startedAt > chain.arrivalMs(100))
+    const gaps = stalled.slice(1).map((r, i) => r.startedAt - stalled[i]!.startedAt)
+    // after the on-time read finds nothing, the first retry comes soon (a late block is looked
+    // for), then the gaps grow to about a period
+    expect(gaps[1]).toBeLessThan(2_000 / 4)
+    expect(gaps[2]).toBeGreaterThan(gaps[1]!)
+    const settledGaps = gaps.slice(6)
+    expect(Math.min(...settledGaps)).toBeGreaterThan(2_000 * 0.9)
+    expect(Math.max(...settledGaps)).toBeLessThan(2_000 * 1.2)
+    // and on every clock above, the rule alone never plans more reads than the ceiling allows
+    for (const [chainOf, intervalMs, stepMs, extra] of [
+      [realSlotChain(EPOCH, 2_000, 71), 2_000, 2_000, {}],
+      [realSlotChain(EPOCH, 1_000, 72), 1_000, 1_000, {}],
+      [driftingChain({ epochMs: EPOCH, wallStepMs: 2_000, timestampStepMs: 1_000, seed: 73 }), 1_000, 2_000, {}],
+      [loadedDevnetChain(EPOCH, 74), 1_000, 1_000, loadedDevnetOptions],
+    ] as const) {
+      const all = simulate(chainOf, {
+        startMs: chainOf.arrivalMs(3) + 333,
+        untilMs: EPOCH + 500 * stepMs,
+        intervalMs,
+        seed: 75,
+        ceiling: false,
+        ...extra,
+      })
+      expect(mostReadsPerPeriod(all, intervalMs)).toBeLessThanOrEqual(MAX_READS_PER_PERIOD)
+    }
   })
 })
