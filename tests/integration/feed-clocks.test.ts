@@ -12,12 +12,23 @@ import { basic } from './helpers'
 
 const KEY: [string, string] = ['clocks', 'clocks-secret-0123456789']
 
-type Clock = { id: number; name: string; devnet: DevnetOptions; loaded?: boolean }
+/**
+ * `slackReads`: reads allowed past 1.1 per block. Only the irregular chain has any: its blocks come
+ * at random gaps (mean 2 s), so the blocks in a 40-s window vary by about ±2 around their mean while
+ * reads go on at the mean interval; two reads of slack keep the test from failing on a window that
+ * happened to get few blocks (bench:feed measures it over longer runs).
+ */
+type Clock = { id: number; name: string; devnet: DevnetOptions; loaded?: boolean; slackReads?: number }
 const CLOCKS: Clock[] = [
   { id: 31_501, name: '2 s slots, blocks 50–300 ms late', devnet: { blockTimeSec: 2, clock: { kind: 'slots', delayMs: [50, 300] } } },
   { id: 31_502, name: '1 s slots', devnet: { blockTimeSec: 1, clock: { kind: 'slots', delayMs: [50, 300] } } },
   { id: 31_503, name: '2 s blocks stamped 1 s apart', devnet: { blockTimeSec: 2, clock: { kind: 'drift', stampStepSec: 1 } } },
-  { id: 31_504, name: 'irregular 0.5–3.5 s blocks', devnet: { blockTimeSec: 2, clock: { kind: 'irregular', gapMs: [500, 3_500] } } },
+  {
+    id: 31_504,
+    name: 'irregular 0.5–3.5 s blocks',
+    devnet: { blockTimeSec: 2, clock: { kind: 'irregular', gapMs: [500, 3_500] } },
+    slackReads: 2,
+  },
   {
     id: 31_505,
     name: '~1 s devnet under load (50 connections, 200 streams)',
@@ -106,7 +117,7 @@ describe('the feed on every chain clock', () => {
             }
           })()
           // the read timing finds the chain's phase in its first reads
-          await sleep(10_000)
+          await sleep(15_000)
           const [readsBefore, headBefore] = [reads(c.id), await head(c.id)]
           const loadRun = c.loaded
             ? load(`${path}/suggestedGasFees`, { connections: 50, seconds: MEASURE_MS / 1000, headers: auth })
@@ -115,13 +126,13 @@ describe('the feed on every chain clock', () => {
           const [readsAfter, headAfter] = [reads(c.id), await head(c.id)]
           polling = false
           await client
-          return { name: c.name, reads: readsAfter - readsBefore, blocks: headAfter - headBefore }
+          return { name: c.name, reads: readsAfter - readsBefore, blocks: headAfter - headBefore, slack: c.slackReads ?? 0 }
         }),
       )
       console.log(results.map((r) => `${r.name}: ${r.reads} reads / ${r.blocks} blocks = ${(r.reads / r.blocks).toFixed(3)}`).join('\n'))
       for (const r of results) {
         expect(r.blocks, r.name).toBeGreaterThan(8)
-        expect(r.reads / r.blocks, r.name).toBeLessThanOrEqual(1.1)
+        expect(r.reads, r.name).toBeLessThanOrEqual(1.1 * r.blocks + r.slack)
       }
     },
   )
