@@ -42,6 +42,8 @@ export type ChainFeedParts = {
   now?: () => number
   /** Keeps a read started by a request alive past the answer (Next's after() inside a request). */
   behind?: (task: Promise<unknown>) => void
+  /** Whether loads are counted in gas_api_shared_reads_total by their source (with REDIS_URL). */
+  countSources?: boolean
   /** The read timing (lib/feed/read-timing.ts nextRead; another plan in tests of the ceiling). */
   plan?: typeof nextRead
 }
@@ -297,7 +299,7 @@ export class ChainFeed {
       )
       .then(
         ({ window, source }: { window: FeeWindow; source: LoadSource }) => {
-          if (source !== 'local') count('gas_api_shared_reads_total', { chain: this.chain.id, source })
+          if (this.parts.countSources) count('gas_api_shared_reads_total', { chain: this.chain.id, source })
           this.noteArrival(window)
           this.failure = undefined
           // a window read after the failure (here, or by another instance) ends it

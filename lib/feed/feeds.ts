@@ -74,7 +74,13 @@ export function chainFeed(chain: ChainConfig, settings: FeedsSettings): ChainFee
       }),
     )
   }
-  const feed: ChainFeed = new ChainFeed(chain, { settings, store: layeredStore(layers), read: readFeeWindow, behind })
+  const feed: ChainFeed = new ChainFeed(chain, {
+    settings,
+    store: layeredStore(layers),
+    read: readFeeWindow,
+    behind,
+    countSources: settings.sharedStore,
+  })
   feeds.set(id, feed)
   return feed
 }

@@ -23,7 +23,7 @@ const COUNTERS = {
     labels: ['store'],
   },
   gas_api_cache_total: {
-    help: 'Fee window lookups, by chain and outcome: hit (fresh), grace (served while the next read runs), miss (waited for a read), failing (within the back-off after a failed read).',
+    help: 'Fee window lookups, by chain and outcome: hit (fresh), waited (the due read came within FEED_WAIT_MS), grace (answered from the window held while the due read runs), miss (no window young enough: waited for a read), failing (within the back-off after a failed read).',
     labels: ['chain', 'outcome'],
   },
   gas_api_stream_events_total: {
