@@ -78,7 +78,7 @@ export type ReadPhase = {
   /** The timestamp step between consecutive blocks, ms (the last regular gap; the measured mean interval before). */
   stepMs: number
   /**
-   * Wall time per block minus the timestamp step, ms (an average over the last ~8 blocks): about 0
+   * Wall time per block minus the timestamp step, ms (the slope over the last 64–128 blocks): about 0
    * where timestamps track the wall clock; 1,000 on a devnet whose timestamps advance 1 s per 2-s block.
    */
   driftMs: number
@@ -93,6 +93,13 @@ export type ReadPhase = {
   hiMs: number
   /** Midpoint of the read that found `head`, ms since the epoch; 0 when unknown (the first read). */
   foundAt: number
+  /**
+   * The drift's base: a block number and its found offset, ms (the found read's midpoint minus the
+   * block's timestamp; a point on the fitted line once the base has moved). driftMs is the slope
+   * from it to the newest head's found offset.
+   */
+  baseHead: number
+  baseOffsetMs: number
   /** When the last read and the one before it started, ms since the epoch (0: none). The read ceiling needs both. */
   lastStartedAt: number
   previousStartedAt: number

@@ -40,8 +40,16 @@ const IRREGULAR_GAP_SHARE = 1 / 8
 const IRREGULAR_LIMIT = 1 / 4
 /** A timestamp gap longer than this many mean intervals is a missed slot or a pause, not the chain's step. */
 const MAX_STEP_INTERVALS = 1.5
-/** The drift average's weight of a new sample. */
-const DRIFT_WEIGHT = 1 / 8
+/**
+ * The drift is the slope, per block, of the found offset (the mid of the read that found a head,
+ * minus its timestamp) from a base point: the first head found, then a point on the fitted line
+ * between BASE_KEEP and BASE_MAX blocks back (moved forward along the line, so each found head
+ * moves the slope by its own error over at least 64 blocks, not 1/8 of it: no random walk).
+ */
+const BASE_KEEP = 64
+const BASE_MAX = 128
+/** The clock changes only on a slope over at least this many blocks (a read's jitter, up to half a step, over 4). */
+const SWITCH_SPAN = 4
 /**
  * Reads go on the wall clock when the drift is past a quarter step and back on timestamps below an
  * eighth: the gap keeps a read's own jitter (up to half a 1-s step on a loaded devnet) from flipping it.
@@ -114,6 +122,8 @@ export function nextRead(
       loMs: s - t - step,
       hiMs: e - t,
       foundAt: 0,
+      baseHead: 0,
+      baseOffsetMs: 0,
       lastStartedAt: s,
       previousStartedAt: 0,
       misses: 0,
@@ -168,19 +178,35 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
     irregular = irregular * (7 / 8) + off / 8
     step = gap
   }
-  // the wall time between the reads that found the last two heads, per block, against the timestamps'
-  if (phase.foundAt > 0 && gap >= 0) {
+  // the found offset's slope from the base: wall time per block minus the timestamps' step
+  let { baseHead, baseOffsetMs } = phase
+  const offset = mid - t
+  const projected = phase.refMs + n * (phase.stepMs + phase.driftMs)
+  if (phase.wallClock && phase.misses > 0 && n === 1 && s - projected > phase.hiMs + (phase.stepMs + drift) * REANCHOR_SHARE) {
+    // a pause: the slope keeps its estimate, on a base BASE_KEEP blocks back from here
+    baseHead = h - BASE_KEEP
+    baseOffsetMs = offset - BASE_KEEP * drift
+  } else if (phase.foundAt === 0 || gap < 0) {
+    baseHead = h
+    baseOffsetMs = offset
+  } else {
     const clip = step * DRIFT_CLIP_STEPS
-    const sample = Math.min(clip, Math.max(-clip, (mid - phase.foundAt - gap) / n))
-    drift += (sample - drift) * DRIFT_WEIGHT
+    const span = h - baseHead
+    drift = Math.min(clip, Math.max(-clip, (offset - baseOffsetMs) / span))
+    if (span > BASE_MAX) {
+      baseHead = h - BASE_KEEP
+      baseOffsetMs = offset - BASE_KEEP * drift
+    }
   }
   const wasWall = wallClock
-  if (!wallClock && Math.abs(drift) > step * DRIFT_ENTER_SHARE) wallClock = true
+  if (h - baseHead < SWITCH_SPAN) {
+    // too short a slope to change the clock on
+  } else if (!wallClock && Math.abs(drift) > step * DRIFT_ENTER_SHARE) wallClock = true
   else if (wallClock && Math.abs(drift) < step * DRIFT_LEAVE_SHARE) wallClock = false
   const wallStep = step + (wallClock ? drift : 0)
   let lo = decayedLo
   let hi = phase.hiMs
-  let ref = wallClock ? phase.refMs + n * (phase.stepMs + phase.driftMs) : t
+  let ref = wallClock ? projected : t
   if (wallClock !== wasWall) {
     // the other clock: this read is taken as on the envelope, nothing yet known too early
     ref = wallClock ? s - hi : t
@@ -216,6 +242,8 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
     loMs: lo,
     hiMs: hi,
     foundAt: mid,
+    baseHead,
+    baseOffsetMs,
     misses: 0,
     irregular,
   }
@@ -232,6 +260,8 @@ function wholePhase(p: ReadPhase): boolean {
     p.loMs,
     p.hiMs,
     p.foundAt,
+    p.baseHead,
+    p.baseOffsetMs,
     p.lastStartedAt,
     p.previousStartedAt,
     p.misses,
