@@ -8,7 +8,7 @@
 import { ceilingAllowsAt, MAX_PERIOD_MS, MIN_PERIOD_MS, periodOf } from '../../lib/core/freshness'
 import { nextRead, type ReadPhase } from '../../lib/feed/read-timing'
 
-/** The feed's bounds on the read period (lib/feed/fee-window.ts: 1 s to 60 s). */
+/** The feed's bounds on the read period (lib/core/freshness.ts: 1 s to 60 s). */
 export const READ_BOUNDS = { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS }
 
 /** A deterministic pseudo-random sequence in [0, 1) (xorshift32). */
@@ -442,23 +442,4 @@ export function runCase(c: ReadTimingCase, i: number, epochMs: number, blocks: n
     ...(rate ? { lagging: (rnd: () => number) => rnd() < rate } : {}),
   })
   return readStats(reads, chain, untilMs)
-}
-
-/** `npm run bench:read-timing`: reads per block, skipped blocks, read lag and head lag, per simulated chain. */
-export function printReadTimingTable(): void {
-  const epochMs = 1_700_000_000_000
-  const blocks = 2_000
-  console.log(
-    `${blocks} blocks' time per chain, the feed's read ceiling applied; counted from the 20th block after the first read's head (blocks 10–40: the cold start settling)\n`,
-  )
-  console.log(
-    '| chain | reads per block | blocks 10–40 | blocks without a read of their own | read end after the block reached the node, p50 / p99 ms | time more than 1 block behind |',
-  )
-  console.log('|---|---|---|---|---|---|')
-  readTimingCases(epochMs).forEach((c, i) => {
-    const r = runCase(c, i, epochMs, blocks)
-    console.log(
-      `| ${c.name} | ${r.readsPerBlock.toFixed(3)} | ${r.settlingReadsPerBlock.toFixed(3)} | ${r.skipped} of ${r.blocks} | ${Math.round(r.lagP50Ms)} / ${Math.round(r.lagP99Ms)} | ${(r.behindShare * 100).toFixed(1)}% |`,
-    )
-  })
 }
