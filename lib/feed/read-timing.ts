@@ -48,13 +48,15 @@ const MAX_STEP_INTERVALS = 1.5
  */
 const BASE_KEEP = 64
 const BASE_MAX = 128
-/** The clock changes only on a slope over at least this many blocks (a read's jitter, up to half a step, over 4). */
-const SWITCH_SPAN = 4
+/** The clock changes only on a slope over at least this many blocks (a read's jitter, up to half a step, over 8). */
+const SWITCH_SPAN = 8
 /**
- * Reads go on the wall clock when the drift is past a quarter step and back on timestamps below an
- * eighth: the gap keeps a read's own jitter (up to half a 1-s step on a loaded devnet) from flipping it.
+ * Reads go on the wall clock when the drift is past half a step and back on timestamps below an
+ * eighth: the gap keeps a read's own jitter (up to half a 1-s step on a loaded devnet) from flipping
+ * it (a quarter step let 1-s slot chains on a loaded CI machine flip; a drifting devnet's drift is a
+ * whole step).
  */
-const DRIFT_ENTER_SHARE = 1 / 4
+const DRIFT_ENTER_SHARE = 1 / 2
 const DRIFT_LEAVE_SHARE = 1 / 8
 /** One drift sample counts at most this many steps (a process that started mid-pause measures nonsense once). */
 const DRIFT_CLIP_STEPS = 4
