@@ -37,6 +37,26 @@ const mostReadsPerPeriod = (reads: SimRead[], periodMs: number) => {
 
 // a 2-s chain like anvil's: whole-second timestamps, blocks reaching the node 0.9 s after theirs
 const EPOCH = 1_700_000_000_000
+
+/** A 2-s chain's phase after reading block 10 (slot EPOCH) on time, its envelope 0.9 s after the slot. */
+const settledPhase = (over: Partial<ReadPhase>): ReadPhase => ({
+  head: 10,
+  headTimestampMs: EPOCH,
+  refMs: EPOCH,
+  stepMs: 2_000,
+  driftMs: 0,
+  wallClock: false,
+  loMs: 100,
+  hiMs: 900,
+  foundAt: EPOCH + 950,
+  baseHead: 10,
+  baseOffsetMs: 950,
+  lastStartedAt: EPOCH + 900,
+  previousStartedAt: EPOCH - 1_100,
+  misses: 0,
+  irregular: 0,
+  ...over,
+})
 const anvil = (delayMs: number, skewMs = 0): Chain =>
   steadyChain({ epochMs: EPOCH, stepMs: 2_000, delayMs: [delayMs, delayMs], seed: 1, skewMs })
 
@@ -193,23 +213,7 @@ describe('nextRead: one read per new block, soon after it lands', () => {
       previousHead: 10,
       previousHeadTimestampMs: EPOCH,
     }
-    const phase: ReadPhase = {
-      head: 10,
-      headTimestampMs: EPOCH,
-      refMs: EPOCH,
-      stepMs: 2_000,
-      driftMs: 0,
-      wallClock: false,
-      loMs: 100,
-      hiMs: 900,
-      foundAt: EPOCH + 950,
-      baseHead: 10,
-      baseOffsetMs: 950,
-      lastStartedAt: EPOCH + 900,
-      previousStartedAt: EPOCH - 1_100,
-      misses: 0,
-      irregular: 0,
-    }
+    const phase = settledPhase({ loMs: 100 })
     for (const broken of [
       { ...phase, loMs: null },
       { ...phase, wallClock: 'false' },
@@ -234,23 +238,7 @@ describe('nextRead: one read per new block, soon after it lands', () => {
   })
 
   test('behavior: reads that find no new head back off: 1/16 step, then doubling gaps, never past the next planned read or the ceiling', () => {
-    const phase: ReadPhase = {
-      head: 10,
-      headTimestampMs: EPOCH,
-      refMs: EPOCH,
-      stepMs: 2_000,
-      driftMs: 0,
-      wallClock: false,
-      loMs: 700,
-      hiMs: 900,
-      foundAt: EPOCH + 950,
-      baseHead: 10,
-      baseOffsetMs: 950,
-      lastStartedAt: EPOCH + 900,
-      previousStartedAt: EPOCH - 1_100,
-      misses: 0,
-      irregular: 0,
-    }
+    const phase = settledPhase({ loMs: 700 })
     const empty = { headNumber: 10, headTimestampMs: EPOCH, intervalMs: 2_000, previousHead: 10, previousHeadTimestampMs: EPOCH }
     // the read planned at slot + 0.9 s finds nothing: the retry comes 1/16 step after it started
     const first = nextRead(phase, { ...empty, startedAt: EPOCH + 2_900, endedAt: EPOCH + 2_950 }, BOUNDS)
