@@ -32,8 +32,8 @@ type Clock = {
    * Reads per new block asserted. Issue 20's target is 1.1 on every row; the test asserts it only
    * where it held in every fresh-clone run (none yet: see below), and elsewhere the hard ceiling (2),
    * printing each row's ratio. Measured in six runs of this test: 2-s slots 1.00–1.10; 1-s slots
-   * 1.00–1.03 and once 1.575; the loaded 1-s devnet 1.00 and once 1.561 (a 2-core CI machine running
-   * six anvils, the service and autocannon); drifting 1.00–3.45; irregular 0.94–1.44. NOT MET.
+   * 1.00–1.05 and once 1.575; the loaded 1-s devnet 1.00 and once 1.561 (a 2-core CI machine running
+   * six anvils, the service and autocannon); drifting 1.00–1.45 (3.45 and 2.05 with earlier read timings); irregular 0.94–1.44. NOT MET.
    */
   limit?: number
 }
