@@ -8,7 +8,7 @@ import { rpc } from '@/scripts/devnet/json-rpc'
 import { startService, type Service } from '@/scripts/devnet/service'
 import { openSse, type SseStream } from '@/scripts/stream/sse-client'
 import { load } from '@/scripts/bench/load'
-import { basic } from './helpers'
+import { basic, eventually } from './helpers'
 
 const KEY: [string, string] = ['clocks', 'clocks-secret-0123456789']
 
@@ -27,7 +27,8 @@ type Clock = {
   devnet: DevnetOptions
   loaded?: boolean
   slackReads?: number
-  settleMs?: number
+  /** Blocks the read timing is given to find the chain's phase before reads are counted (8 by default). */
+  settleBlocks?: number
   /**
    * Reads per new block asserted. Issue 20's target is 1.1 on every row; the test asserts it only
    * where it held in every fresh-clone run (none yet: see below), and elsewhere the hard ceiling (2),
@@ -44,7 +45,7 @@ const CLOCKS: Clock[] = [
     id: 31_503,
     name: '2 s blocks stamped 1 s apart',
     devnet: { blockTimeSec: 2, clock: { kind: 'drift', stampStepSec: 1 } },
-    settleMs: 80_000,
+    settleBlocks: 40,
     // NOT MET: issue 20 asks 1.1 here too. The read timing's wall-clock mode reaches 1.02 in the
     // simulator (bench:read-timing) but measured 1.45 on this anvil (29 reads for 20 blocks after 80 s);
     // what holds is the hard ceiling: never more than two reads per block interval of wall time
@@ -83,6 +84,17 @@ async function ask(id: number) {
   const res = await fetch(`${service.url}/networks/${id}/suggestedGasFees`, { headers: auth })
   await res.arrayBuffer()
   return { status: res.status, block: Number(res.headers.get('x-block-number')), stale: res.headers.get('x-data-stale') }
+}
+
+/** Waits until the chain's node has reached block `target`, with a deadline of 4 s a block and 30 s more. */
+const untilHead = async (c: Clock, target: number) => {
+  const blocks = Math.max(0, target - (await head(c.id)))
+  await eventually(
+    async () => ((await head(c.id)) >= target ? true : undefined),
+    `chain ${c.id} at block ${target}`,
+    blocks * 4_000 + 30_000,
+    200,
+  )
 }
 
 /** A client asking every `everyMs`, `times` times: per answer, the node's head just before it asked, and the answer's block and stale mark. */
@@ -134,7 +146,8 @@ describe('the feed on every chain clock', () => {
     'behavior: never more than the ceiling of two eth_feeHistory reads per new block on any clock (issue 20 asks 1.1: printed per row, not met on every run), with a stream subscriber, a client every 300 ms, and load',
     { timeout: 200_000 },
     async () => {
-      const MEASURE_MS = 40_000
+      /** Blocks over which reads are counted. */
+      const MEASURE_BLOCKS = 20
       const results = await Promise.all(
         CLOCKS.map(async (c) => {
           const path = `${service.url}/networks/${c.id}`
@@ -148,13 +161,19 @@ describe('the feed on every chain clock', () => {
             }
           })()
           // the read timing finds the chain's phase in its first reads
-          await sleep(c.settleMs ?? 15_000)
+          await untilHead(c, (await head(c.id)) + (c.settleBlocks ?? 8))
           const [readsBefore, headBefore] = [reads(c.id), await head(c.id)]
+          // the load runs at least as long as the measured blocks take (their wall time and a margin)
           const loadRun = c.loaded
-            ? load(`${path}/suggestedGasFees`, { connections: 50, seconds: MEASURE_MS / 1000, headers: auth })
-            : sleep(MEASURE_MS)
-          await loadRun
+            ? load(`${path}/suggestedGasFees`, {
+                connections: 50,
+                seconds: Math.ceil(MEASURE_BLOCKS * (c.devnet.blockTimeSec ?? 1)) + 10,
+                headers: auth,
+              })
+            : undefined
+          await untilHead(c, headBefore + MEASURE_BLOCKS)
           const [readsAfter, headAfter] = [reads(c.id), await head(c.id)]
+          await loadRun
           polling = false
           await client
           return {
@@ -168,7 +187,6 @@ describe('the feed on every chain clock', () => {
       )
       console.log(results.map((r) => `${r.name}: ${r.reads} reads / ${r.blocks} blocks = ${(r.reads / r.blocks).toFixed(3)}`).join('\n'))
       for (const r of results) {
-        expect(r.blocks, r.name).toBeGreaterThan(8)
         expect(r.reads, r.name).toBeLessThanOrEqual(r.limit * r.blocks + r.slack)
       }
     },
