@@ -1,7 +1,7 @@
 /**
  * The feed's read timing, a pure function: when the next upstream read of a chain is due, so that
  * each new block is read once, soon after it reaches the node. No I/O, no timers: the chain's feed
- * (lib/feed/fee-window.ts) keeps the returned phase and arms its timer on the returned time.
+ * (lib/feed/chain-feed.ts) keeps the returned phase and arms its timer on the returned time.
  */
 import type { ReadPhase } from '../core/types'
 
@@ -24,6 +24,15 @@ export type ReadOutcome = {
 
 /** The first retry after a read that found no new head comes this share of a step later; each next one doubles the gap. */
 const RETRY_SHARE = 1 / 16
+/**
+ * In the first YOUNG_BLOCKS blocks after the first one found, the first retry comes this share of a
+ * step later instead: the envelope is still creeping down from its first guess, so reads come early
+ * more often, and the ceiling (two reads per period) leaves a block only one retry before the next
+ * slot's read; at 1/16 step that retry came too early for a late block often enough to let one go by
+ * (bench:read-timing, cold start column: 4 blocks of 320 on 1-s slots, 0 with 1/8).
+ */
+const YOUNG_RETRY_SHARE = 1 / 8
+const YOUNG_BLOCKS = 16
 /** A read is planned at least this share of a step past the latest start that came too early. */
 const MARGIN_SHARE = 1 / 32
 /** After an on-time read, the planned start moves this share of the way down to loMs + margin. */
@@ -80,7 +89,7 @@ const REANCHOR_SHARE = 1 / 4
  *   per block) and loMs to where it was missed. loMs sinks 1/4096 step per read. Delays that vary
  *   from block to block settle hiMs near the top of their spread; the reads that come early cost
  *   about one extra read per ~128 blocks.
- * - Backoff: reads that find no new head are retried after 1/16 step, then gaps doubling up to the
+ * - Backoff: reads that find no new head are retried after 1/16 step (1/8 in the first 16 blocks found), then gaps doubling up to the
  *   period, and never later than the following slot's planned read. A late block is found by the
  *   first retry, a missed slot costs a few reads, a stalled chain is read about once per period.
  * - The ceiling (lib/core/freshness.ts MAX_READS_PER_PERIOD = 2): the plan is never earlier than one
@@ -112,8 +121,15 @@ export function nextRead(
   let next: ReadPhase
   let lagging = false
   if (!phase) {
-    // block h reached the node by the read's end, h + 1 had not when it started
+    // block h reached the node by the read's end, h + 1 had not when it started: h's delay after
+    // its slot is within (s - t - step, e - t]. The top of that range can be almost a step late (a
+    // process that started just before a block), and the envelope creeps down from there only a
+    // quarter per block, so the first reads would come late enough to let blocks go by: the plan
+    // starts from the middle of the range (not below the slot) instead; too early, the retries find
+    // the block and lift it (bench:read-timing, cold start column)
     const step = read.intervalMs
+    const lo0 = s - t - step
+    const hi0 = Math.max(lo0, Math.min(e - t, (Math.max(lo0, 0) + (e - t)) / 2))
     next = {
       head: h,
       headTimestampMs: t,
@@ -121,8 +137,8 @@ export function nextRead(
       stepMs: step,
       driftMs: 0,
       wallClock: false,
-      loMs: s - t - step,
-      hiMs: e - t,
+      loMs: lo0,
+      hiMs: hi0,
       foundAt: 0,
       baseHead: 0,
       baseOffsetMs: 0,
@@ -156,7 +172,8 @@ export function nextRead(
     if (lagging) at = Math.max(s + step * JUMP_SHARE, planned(1))
     else if (next.misses === 0) at = planned(1)
     else {
-      const backoff = s + Math.min(capMs, step * RETRY_SHARE * 2 ** (next.misses - 1))
+      const young = next.foundAt > 0 && next.head - next.baseHead < YOUNG_BLOCKS
+      const backoff = s + Math.min(capMs, step * (young ? YOUNG_RETRY_SHARE : RETRY_SHARE) * 2 ** (next.misses - 1))
       // the first slot after this read whose planned read is still ahead (a missed slot: the one after)
       const k = Math.max(1, Math.ceil((s + step * MIN_GAP_SHARE - next.refMs - next.hiMs) / step))
       at = Math.min(backoff, planned(k))

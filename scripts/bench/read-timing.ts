@@ -443,3 +443,39 @@ export function runCase(c: ReadTimingCase, i: number, epochMs: number, blocks: n
   })
   return readStats(reads, chain, untilMs)
 }
+
+/**
+ * The cold start: the case run from `starts` start times spread over one step (the process starts
+ * at any point of a block's slot), each over the first 20 blocks after the first read's head.
+ * Returns the blocks without a read of their own and the share of 100-ms samples with the window
+ * more than one block behind the node, over all starts.
+ */
+export function coldStart(c: ReadTimingCase, i: number, epochMs: number, starts = 16): { skipped: number; blocks: number; behindShare: number } {
+  let skipped = 0
+  let blocks = 0
+  let behind = 0
+  let samples = 0
+  for (let k = 0; k < starts; k++) {
+    const chain = c.chain(100 + i)
+    const startMs = chain.arrivalMs(3) + 333 + (k * c.stepMs) / starts
+    const reads = simulateReads(chain, {
+      startMs,
+      untilMs: startMs + 24 * c.stepMs,
+      intervalMs: c.meanMs ?? c.stepMs,
+      seed: 300 + i * starts + k,
+      rttMs: c.rttMs,
+      ...(c.slackMs === undefined ? {} : { slackMs: c.slackMs }),
+      ...(c.lagging ? { lagging: (rnd: () => number) => rnd() < c.lagging! } : {}),
+    })
+    const last = reads[0]!.head + 20
+    const counted = reads.filter((r) => r.head <= last)
+    const heads = newHeads(counted, chain)
+    skipped += heads.reduce((n, h) => n + h.step - 1, 0)
+    blocks += 20
+    const untilMs = chain.arrivalMs(last)
+    const lag = headLag(counted, chain, untilMs)
+    behind += lag.behindShare * lag.samples
+    samples += lag.samples
+  }
+  return { skipped, blocks, behindShare: samples ? behind / samples : 0 }
+}

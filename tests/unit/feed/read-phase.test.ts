@@ -49,7 +49,7 @@ const settledPhase = (over: Partial<ReadPhase>): ReadPhase => ({
   loMs: 100,
   hiMs: 900,
   foundAt: EPOCH + 950,
-  baseHead: 10,
+  baseHead: -60, // 70 blocks found: past the young phase (YOUNG_BLOCKS)
   baseOffsetMs: 950,
   lastStartedAt: EPOCH + 900,
   previousStartedAt: EPOCH - 1_100,
@@ -200,6 +200,23 @@ describe('nextRead: one read per new block, soon after it lands', () => {
       // while the chain pauses, about one read per interval (and the first probes)
       const paused = reads.filter((r) => r.head === 520).length
       expect(paused).toBeLessThanOrEqual(Math.max(0, chain.arrivalMs(521) - startMs) / 2_000 + 10)
+    }
+  })
+
+  test('behavior: a process started at any point of a slot reads every block from its second one on (the first plan is not a step late)', () => {
+    // blocks 50–300 ms after 1-s and 2-s slots; the process starts at 16 points spread over a step.
+    // The first read's block arrived somewhere in (start - step, end]: planning on the top of that
+    // range let blocks go by while the envelope crept down (2 and 9 skipped of 320 per chain)
+    for (const stepMs of [1_000, 2_000]) {
+      let skipped = 0
+      for (let k = 0; k < 16; k++) {
+        const chain = steadyChain({ epochMs: EPOCH, stepMs, delayMs: [50, 300], seed: 40 + k })
+        const startMs = EPOCH + 10 * stepMs + (k * stepMs) / 16
+        const reads = simulate(chain, { startMs, untilMs: startMs + 24 * stepMs, intervalMs: stepMs, seed: 60 + k })
+        const early = reads.filter((r) => r.head <= reads[0]!.head + 20)
+        skipped += newHeads(early, chain).reduce((n, h) => n + h.step - 1, 0)
+      }
+      expect(skipped, `${stepMs}-ms slots`).toBe(0)
     }
   })
 
