@@ -3,6 +3,7 @@ import { maxOf, median, midRank, percentileNearestRank, range, sortAscending } f
 import type { FeeData, LevelEstimate, Urgency } from './types'
 import { answerAgeBlocks } from './freshness'
 import { mulDivCeil, PPM } from './units'
+import { baseFeeCap, fitForecast, FORECAST_HORIZONS, type ForecastModel } from './forecast'
 
 /**
  * Per-urgency settings (one row per level, as MetaMask's gas-fee-controller has them): the promised
@@ -146,22 +147,49 @@ function rewardsAt(data: FeeData, blocks: readonly number[], percentile: number)
 }
 
 /**
+ * How many blocks a level's max fee must cover: the answer's possible age (answerAgeBlocks) and the
+ * level's promised wait, counted from the next block.
+ */
+export function levelHorizon(level: Urgency, blockIntervalMs: number): number {
+  return answerAgeBlocks(blockIntervalMs) + LEVEL_SETTINGS[level].maxWaitBlocks
+}
+
+/** The horizons a window's forecast model is fitted for: the served FORECAST_HORIZONS, or the longest level horizon when that is more (fast chains). */
+export function forecastHorizonsFor(blockIntervalMs: number): number {
+  return Math.max(FORECAST_HORIZONS, ...(['low', 'medium', 'high'] as const).map((l) => levelHorizon(l, blockIntervalMs)))
+}
+
+/**
+ * Each level's base-fee cap (wei): the base fee that every block of its horizon (levelHorizon: the
+ * answer's age and its wait) stays at or under with the level's own promise (low 90%, medium 95%,
+ * high 99%) by the forecast (./forecast.ts baseFeeCap); never below the next base fee, never above
+ * the protocol's bound over that horizon, the bound itself where the window is too short to
+ * forecast. A faster level's cap is at least a slower one's (low ≤ medium ≤ high).
+ */
+export function levelBaseFeeCaps(model: ForecastModel, blockIntervalMs: number): Record<Urgency, bigint> {
+  const out = {} as Record<Urgency, bigint>
+  let floor = model.next
+  for (const level of ['low', 'medium', 'high'] as const) {
+    const cap = baseFeeCap(model, levelHorizon(level, blockIntervalMs), LEVEL_SETTINGS[level].targetInclusion)
+    out[level] = maxOf(cap, floor)
+    floor = out[level]
+  }
+  return out
+}
+
+/**
  * The three levels, by the chain's fee policy.
  * - Tip: levelTip over the level's own recent blocks (tipBlocks), then the chain's floor
  *   (minSuggestedPriorityFeeWei); 0 on chains that ignore tips. A slower level's tip is the floor
  *   of a faster one's.
- * - Max fee: the node's next base fee grown by the protocol's maximum rise for every block the
- *   slowest level's promise can reach (its wait plus the answer's possible age, answerAgeBlocks),
- *   plus the tip. Every level gets that cap (a cap costs nothing unless the base fee really rises),
- *   so low ≤ medium ≤ high holds for both fields.
+ * - Max fee: the level's base-fee cap (levelBaseFeeCaps: the forecast's bound on the highest base
+ *   fee over the answer's age and the level's wait, at the level's promise), plus the tip. Caps and
+ *   tips both grow from low to high, so low ≤ medium ≤ high holds for both fields.
  */
 export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_FEE_POLICY): Record<Urgency, LevelEstimate> {
   const risePpm = maxBaseFeeRisePpm(policy, data.baseFees, data.nextBaseFee)
-  const longestWait = Math.max(...Object.values(LEVEL_SETTINGS).map((s) => s.maxWaitBlocks))
-  // the base fee of block head+1 is known; the last block a promise can reach is head + age + wait
-  const rises = answerAgeBlocks(data.blockIntervalMs) + longestWait - 1
-  let baseFeeCap = data.nextBaseFee
-  for (let k = 0; k < rises; k++) baseFeeCap = mulDivCeil(baseFeeCap, PPM + risePpm, PPM)
+  const model = fitForecast(data.baseFees, data.nextBaseFee, { ...policy, maxBaseFeeRisePpm: risePpm }, forecastHorizonsFor(data.blockIntervalMs))
+  const caps = levelBaseFeeCaps(model, data.blockIntervalMs)
   const out = {} as Record<Urgency, LevelEstimate>
   let floorTip = policy.ignoresTips ? 0n : policy.minSuggestedPriorityFeeWei
   for (const level of ['low', 'medium', 'high'] as const) {
@@ -172,7 +200,7 @@ export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_F
     const tip = policy.ignoresTips ? 0n : maxOf(levelTip(demanded, level), floorTip)
     out[level] = {
       maxPriorityFeePerGas: tip,
-      maxFeePerGas: baseFeeCap + tip,
+      maxFeePerGas: caps[level] + tip,
       minWaitTimeMs: Math.round(data.blockIntervalMs * s.minWaitBlocks),
       maxWaitTimeMs: Math.round(data.blockIntervalMs * s.maxWaitBlocks),
     }

@@ -1,0 +1,237 @@
+/**
+ * The base-fee forecast: the base fee of each of the next FORECAST_HORIZONS blocks as quantiles
+ * (p50, p90, p99) and the protocol's bound, and the caps the max fees are sized by. Pure: no I/O,
+ * estimated at serve time from the chain's own window (the 500 base fees the service holds and the
+ * next one), never fitted offline.
+ *
+ * The model, on the log base-fee steps x_i = ln(b_{i+1} / b_i) of the window (a block's fullness
+ * under EIP-1559 and its variants: the step is a fixed function of it):
+ * - the conditional mean: fullness persists, so the steps follow an AR(1) around the window's mean
+ *   step μ with persistence φ (least squares over the window's consecutive pairs); the head's step
+ *   (the next base fee over the head's, fixed by the head's gas used) is its starting point. The
+ *   expected log rise from the next block to block head + k is Σ_{t=1}^{k−1} (μ + φ^t (x_head − μ)).
+ * - the spread: the same prediction made at every earlier block of the window, against what followed
+ *   (the window's own residuals, per horizon), scaled by how volatile the steps are now against how
+ *   volatile they were when each residual was made (a short and a long exponential average of the
+ *   squared step surprises), so a burst widens the fan as it starts, not 500 blocks later.
+ *   A quantile of the forecast is the next base fee × exp(mean + that quantile of the residuals).
+ * - the protocol: every quantile within the chain's bounds from the next base fee (k − 1 steps of
+ *   the largest rise and fall), where the chain enforces them (chain-policy.ts); `bound` is the
+ *   largest rise's, null on chains that only assume one.
+ */
+import type { ChainFeePolicy } from './chain-policy'
+import { mulDivCeil, PPM } from './units'
+
+/** How many blocks ahead the forecast goes: blocks head + 1 … head + FORECAST_HORIZONS. */
+export const FORECAST_HORIZONS = 10
+/** Below this many base-fee steps in the window the model is not estimated: the bound stands in. */
+export const MIN_FORECAST_STEPS = 64
+/** The quantiles served, as probabilities. */
+export const FORECAST_QUANTILES = { p50: 0.5, p90: 0.9, p99: 0.99 } as const
+
+export type ForecastHorizon = {
+  /** k: the base fee of block head + k. */
+  blocks: number
+  p50: bigint
+  p90: bigint
+  p99: bigint
+  /** The protocol's largest base fee of block head + k (k − 1 largest rises from the next base fee); null where the chain enforces none. */
+  bound: bigint | null
+}
+
+export type BaseFeeForecast = {
+  /** The next block's base fee (head + 1), known exactly. */
+  estimatedBaseFee: bigint
+  horizons: ForecastHorizon[]
+  /** 'window': the model estimated on the window; 'bound': the window is too short (or the fee is 0), the bound stands in. */
+  method: 'window' | 'bound'
+}
+
+/** The model fitted to one window: what every quantile and cap is computed from. */
+export type ForecastModel = {
+  next: bigint
+  /** k − 1 steps of the largest rise (or fall) from the next base fee, k = 1 … FORECAST_HORIZONS + … (index k − 1). */
+  upper: (k: number) => bigint
+  lower: (k: number) => bigint
+  /** Whether `upper` is the chain's enforced rule (else it is only assumed: bound null). */
+  enforced: boolean
+  /** Undefined when the window is too short or a base fee is 0: quantiles take the bound. */
+  fit?: Fit
+}
+
+type Fit = {
+  /** Expected log rise from the next block to head + k, per k (index k − 1; 0 for k = 1). */
+  mean: number[]
+  /** Per k ≥ 2 (index k − 1), the window's scaled residuals, ascending. */
+  residuals: number[][]
+  /** Per horizon H ≥ 1 (index H − 1), the scaled residuals of the highest log rise over head + 1 … head + H, ascending. */
+  maxResiduals: number[][]
+  /** Current volatility over the typical one the residuals are scaled by (≥ MIN_SCALE). */
+  scale: number
+}
+
+/** Exponential averages of the squared step surprises: fast follows a burst within ~8 blocks, slow is the window's typical level. */
+const FAST_ALPHA = 1 / 8
+const SLOW_ALPHA = 1 / 128
+/** The volatility scale is kept within [MIN_SCALE, MAX_SCALE] (a flat window cannot claim zero spread). */
+const MIN_SCALE = 0.5
+const MAX_SCALE = 4
+
+/** Linear-interpolated quantile of an ascending list (q in [0, 1]). */
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0
+  const pos = q * (sorted.length - 1)
+  const lo = Math.floor(pos)
+  const hi = Math.min(sorted.length - 1, lo + 1)
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo)
+}
+
+/** Rises (ppm) applied k − 1 times from `next`, rounding up (a bound never rounds below the rule). */
+function grown(next: bigint, ppm: bigint, steps: number, up: boolean): bigint {
+  let v = next
+  for (let i = 0; i < steps; i++) v = up ? mulDivCeil(v, PPM + ppm, PPM) : (v * (PPM - ppm)) / PPM
+  return v
+}
+
+/**
+ * Fits the forecast model to a window: its base fees (oldest first, the head last) and the next
+ * block's, by the chain's policy (its bounds; OP-stack's live ones already applied by withLiveParams).
+ * `horizons`: the furthest block any quantile or cap is asked for (FORECAST_HORIZONS by default).
+ */
+export function fitForecast(
+  baseFees: readonly bigint[],
+  next: bigint,
+  policy: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'maxBaseFeeFallPpm' | 'enforceBaseFeeBounds'>,
+  horizons = FORECAST_HORIZONS,
+): ForecastModel {
+  const rise = policy.maxBaseFeeRisePpm > PPM ? PPM : policy.maxBaseFeeRisePpm
+  const fall = policy.maxBaseFeeFallPpm > PPM ? PPM : policy.maxBaseFeeFallPpm
+  const upper = (k: number) => grown(next, rise, k - 1, true)
+  const lower = (k: number) => grown(next, fall, k - 1, false)
+  const model: ForecastModel = { next, upper, lower, enforced: policy.enforceBaseFeeBounds }
+  const series = [...baseFees, next]
+  if (series.length - 1 < MIN_FORECAST_STEPS || series.some((b) => b <= 0n)) return model
+  // log steps x_i = ln(b_{i+1} / b_i); exact enough in float: base fees carry ≤ 16 significant digits that matter
+  const logs = series.map((b) => Math.log(Number(b)))
+  const x = logs.slice(1).map((l, i) => l - logs[i]!)
+  const n = x.length
+  // AR(1) by least squares over consecutive pairs
+  let sx = 0
+  for (const v of x) sx += v
+  const mu = sx / n
+  let num = 0
+  let den = 0
+  for (let i = 0; i + 1 < n; i++) {
+    num += (x[i]! - mu) * (x[i + 1]! - mu)
+    den += (x[i]! - mu) ** 2
+  }
+  const phi = den > 0 ? Math.max(0, Math.min(0.98, num / den)) : 0
+  /** Expected log rise from b_{i+1} to b_{i+k} given step x_i. */
+  const meanPath = (xi: number, k: number) => {
+    let s = 0
+    let p = phi
+    for (let t = 1; t < k; t++) {
+      s += mu + p * (xi - mu)
+      p *= phi
+    }
+    return s
+  }
+  // volatility: squared one-step surprises, a fast and a slow exponential average at each block
+  const fast: number[] = []
+  const slow: number[] = []
+  let f = 0
+  let sl = 0
+  for (let i = 0; i < n; i++) {
+    const surprise = i === 0 ? 0 : (x[i]! - (mu + phi * (x[i - 1]! - mu))) ** 2
+    f = i === 0 ? surprise : f + FAST_ALPHA * (surprise - f)
+    sl = i === 0 ? surprise : sl + SLOW_ALPHA * (surprise - sl)
+    fast.push(f)
+    slow.push(sl)
+  }
+  let typical = 0
+  for (const v of fast) typical += v
+  typical /= n
+  const scaleAt = (i: number) => {
+    if (!(typical > 0)) return 1
+    return Math.min(MAX_SCALE, Math.max(MIN_SCALE, Math.sqrt(fast[i]! / typical)))
+  }
+  const residuals: number[][] = Array.from({ length: horizons }, () => [])
+  const maxResiduals: number[][] = Array.from({ length: horizons }, () => [])
+  // a prediction made at block i (its step x_i known, i.e. b_{i+1} known) of b_{i+k}: logs[i + k]
+  for (let i = 0; i < n; i++) {
+    const s = scaleAt(i)
+    let top = Number.NEGATIVE_INFINITY
+    let topMean = Number.NEGATIVE_INFINITY
+    for (let k = 1; k <= horizons && i + k <= n; k++) {
+      const m = meanPath(x[i]!, k)
+      const actual = logs[i + k]! - logs[i + 1]!
+      if (k >= 2) residuals[k - 1]!.push((actual - m) / s)
+      top = Math.max(top, actual)
+      topMean = Math.max(topMean, m)
+      maxResiduals[k - 1]!.push((top - topMean) / s)
+    }
+  }
+  for (const r of residuals) r.sort((a, b) => a - b)
+  for (const r of maxResiduals) r.sort((a, b) => a - b)
+  const mean = Array.from({ length: horizons }, (_, k) => meanPath(x[n - 1]!, k + 1))
+  model.fit = { mean, residuals, maxResiduals, scale: scaleAt(n - 1) }
+  return model
+}
+
+const clampBig = (v: bigint, lo: bigint, hi: bigint | null) => (v < lo ? lo : hi !== null && v > hi ? hi : v)
+
+/** exp(log) × next as wei, rounded up. */
+const scaled = (next: bigint, log: number): bigint => {
+  const factor = Math.exp(log)
+  if (!Number.isFinite(factor)) return next
+  // 1e9 fixed point keeps 9 digits of the factor
+  return mulDivCeil(next, BigInt(Math.round(factor * 1e9)), 1_000_000_000n)
+}
+
+/** The q-quantile of the base fee of block head + k (k ≥ 1). */
+export function baseFeeQuantile(model: ForecastModel, k: number, q: number): bigint {
+  if (k <= 1) return model.next
+  const hi = model.upper(k)
+  const lo = model.enforced ? model.lower(k) : 0n
+  if (!model.fit) return hi
+  const r = model.fit.residuals[k - 1]
+  if (!r || r.length === 0) return hi
+  return clampBig(scaled(model.next, model.fit.mean[k - 1]! + model.fit.scale * quantile(r, q)), lo, model.enforced ? hi : null)
+}
+
+/**
+ * The base fee that every block head + 1 … head + H stays at or under with probability q: the cap a
+ * max fee needs for a promise over H blocks. Never below the next base fee; never above the
+ * protocol's bound at H where the chain enforces one; the bound itself when the model has no fit.
+ */
+export function baseFeeCap(model: ForecastModel, horizon: number, q: number): bigint {
+  const hi = model.upper(horizon)
+  if (horizon <= 1) return model.next
+  const fit = model.fit
+  const r = fit?.maxResiduals[horizon - 1]
+  if (!fit || !r || r.length === 0) return hi
+  let topMean = Number.NEGATIVE_INFINITY
+  for (let k = 1; k <= horizon; k++) topMean = Math.max(topMean, fit.mean[k - 1]!)
+  const cap = scaled(model.next, topMean + fit.scale * quantile(r, q))
+  return clampBig(cap, model.next, model.enforced ? hi : null)
+}
+
+/** The served forecast: p50 ≤ p90 ≤ p99 ≤ bound at every horizon, k = 1 exact. */
+export function forecastBaseFee(
+  baseFees: readonly bigint[],
+  next: bigint,
+  policy: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'maxBaseFeeFallPpm' | 'enforceBaseFeeBounds'>,
+): BaseFeeForecast {
+  const model = fitForecast(baseFees, next, policy)
+  const horizons: ForecastHorizon[] = []
+  for (let k = 1; k <= FORECAST_HORIZONS; k++) {
+    const bound = model.enforced ? model.upper(k) : null
+    const p50 = baseFeeQuantile(model, k, FORECAST_QUANTILES.p50)
+    let p90 = baseFeeQuantile(model, k, FORECAST_QUANTILES.p90)
+    let p99 = baseFeeQuantile(model, k, FORECAST_QUANTILES.p99)
+    if (p90 < p50) p90 = p50
+    if (p99 < p90) p99 = p90
+    horizons.push({ blocks: k, p50, p90, p99, bound })
+  }
+  return { estimatedBaseFee: next, horizons, method: model.fit ? 'window' : 'bound' }
+}
