@@ -188,7 +188,12 @@ export function levelBaseFeeCaps(model: ForecastModel, blockIntervalMs: number):
  */
 export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_FEE_POLICY): Record<Urgency, LevelEstimate> {
   const risePpm = maxBaseFeeRisePpm(policy, data.baseFees, data.nextBaseFee)
-  const model = fitForecast(data.baseFees, data.nextBaseFee, { ...policy, maxBaseFeeRisePpm: risePpm }, forecastHorizonsFor(data.blockIntervalMs))
+  const model = fitForecast(
+    data.baseFees,
+    data.nextBaseFee,
+    { ...policy, maxBaseFeeRisePpm: risePpm },
+    forecastHorizonsFor(data.blockIntervalMs),
+  )
   const caps = levelBaseFeeCaps(model, data.blockIntervalMs)
   const out = {} as Record<Urgency, LevelEstimate>
   let floorTip = policy.ignoresTips ? 0n : policy.minSuggestedPriorityFeeWei

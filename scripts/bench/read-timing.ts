@@ -450,7 +450,12 @@ export function runCase(c: ReadTimingCase, i: number, epochMs: number, blocks: n
  * Returns the blocks without a read of their own and the share of 100-ms samples with the window
  * more than one block behind the node, over all starts.
  */
-export function coldStart(c: ReadTimingCase, i: number, epochMs: number, starts = 16): { skipped: number; blocks: number; behindShare: number } {
+export function coldStart(
+  c: ReadTimingCase,
+  i: number,
+  epochMs: number,
+  starts = 16,
+): { skipped: number; blocks: number; behindShare: number } {
   let skipped = 0
   let blocks = 0
   let behind = 0
