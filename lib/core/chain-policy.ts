@@ -37,6 +37,12 @@ export type ChainFeePolicy = {
    * then set the two bounds (withLiveParams); false once configuration overrides either bound.
    */
   readsLiveParams?: boolean
+  /**
+   * Set by withLiveParams when the head block carried the chain's live EIP-1559 parameters: the two
+   * bounds are then the chain's own rule for its next blocks (the forecast's `bound`, and no max fee
+   * above it), though data outside them is still not refused (enforceBaseFeeBounds).
+   */
+  liveParamsRead?: boolean
 }
 
 /** EIP-1559 as Ethereum runs it. */
@@ -220,5 +226,5 @@ export function withLiveParams(policy: ChainFeePolicy, headExtraData: string | u
   if (!live) return policy
   const rise = (PPM * BigInt(live.elasticity - 1) + BigInt(live.denominator) - 1n) / BigInt(live.denominator)
   const fall = (PPM + BigInt(live.denominator) - 1n) / BigInt(live.denominator)
-  return { ...policy, maxBaseFeeRisePpm: rise, maxBaseFeeFallPpm: fall }
+  return { ...policy, maxBaseFeeRisePpm: rise, maxBaseFeeFallPpm: fall, liveParamsRead: true }
 }

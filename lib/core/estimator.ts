@@ -84,12 +84,12 @@ export const IGNORE_TIP_WEI = 2n
  * rise was observed. At most 100%.
  */
 export function maxBaseFeeRisePpm(
-  policy: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'enforceBaseFeeBounds'>,
+  policy: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'enforceBaseFeeBounds' | 'liveParamsRead'>,
   baseFees: readonly bigint[],
   nextBaseFee: bigint,
 ): bigint {
   let rise = policy.maxBaseFeeRisePpm
-  if (!policy.enforceBaseFeeBounds) {
+  if (!policy.enforceBaseFeeBounds && !policy.liveParamsRead) {
     const series = [...baseFees, nextBaseFee]
     for (const [i, cur] of series.entries()) {
       const prev = series[i - 1]

@@ -10,7 +10,7 @@
  *   median cap over the next base fee.
  * A gap in the block numbers splits the window: no trial spans it.
  */
-import { baseFeeQuantile, fitForecast, FORECAST_HORIZONS } from '../../lib/core/forecast'
+import { baseFeeQuantile, fitForecast, FORECAST_HORIZONS, FORECAST_QUANTILES } from '../../lib/core/forecast'
 import { forecastHorizonsFor, LEVEL_SETTINGS, levelBaseFeeCaps } from '../../lib/core/estimator'
 import type { ChainFeePolicy } from '../../lib/core/chain-policy'
 import type { Urgency } from '../../lib/core/types'
@@ -76,10 +76,10 @@ export function forecastBacktest(
       for (let k = 1; k <= FORECAST_HORIZONS && h + k < run.length; k++) {
         const actual = run[h + k]!
         const c = cover[k - 1]!
-        const p99 = baseFeeQuantile(model, k, 0.99)
+        const p99 = baseFeeQuantile(model, k, FORECAST_QUANTILES.p99)
         c.n++
-        if (actual <= baseFeeQuantile(model, k, 0.5)) c.p50++
-        if (actual <= baseFeeQuantile(model, k, 0.9)) c.p90++
+        if (actual <= baseFeeQuantile(model, k, FORECAST_QUANTILES.p50)) c.p50++
+        if (actual <= baseFeeQuantile(model, k, FORECAST_QUANTILES.p90)) c.p90++
         if (actual <= p99) c.p99++
         c.over.push(ratio(p99, next))
       }
