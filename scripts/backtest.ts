@@ -1,14 +1,26 @@
-// npm run backtest -- <recording.jsonl | shared> [--strategy ours,viem,…] [--judge lenient,moderate,strict] [--lag 0,1,2] [--json out.json]
+// npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy ours,viem,…] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain 1] [--json out.json]
 import { writeFileSync } from 'node:fs'
 import { runBacktest, WARMUP_BLOCKS, type BacktestResult, type LevelMetrics } from '../lib/core/backtest'
+import { chainFeePolicy } from '../lib/core/chain-policy'
 import { toBlockStats } from './backtest/block-stats'
 import { JUDGES } from '../lib/core/judge'
 import { STRATEGIES } from './backtest/strategies'
-import { loadRecording, loadSharedDatasets } from './backtest/datasets'
-import { parseCommandLine } from './cli/cli-args'
+import { ETHEREUM_1559 } from './backtest/base-fee-csv'
+import {
+  InputFileError,
+  isCsvFile,
+  loadBaseFeeCsv,
+  loadRecording,
+  loadSharedBaseFeeWindows,
+  loadSharedDatasets,
+  type SharedBaseFeeWindow,
+} from './backtest/datasets'
+import { forecastReport, formatForecastReport, type ForecastReport } from './backtest/forecast-report'
+import type { Recording } from './record/recording'
+import { parseCommandLine, usageExit } from './cli/cli-args'
 
 const usage =
-  'usage: npm run backtest -- <recording.jsonl[.gz] | shared> [--strategy a,b] [--judge lenient,moderate,strict] [--lag 0,1,2] [--json out.json] [--shared dir]'
+  'usage: npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy a,b] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain id] [--json out.json] [--shared dir]'
 const { values, positionals: args } = parseCommandLine(
   usage,
   {
@@ -17,6 +29,7 @@ const { values, positionals: args } = parseCommandLine(
     lag: { type: 'string' },
     json: { type: 'string' },
     shared: { type: 'string' },
+    chain: { type: 'string' },
   },
   { positionals: true },
 )
@@ -25,6 +38,7 @@ const judgeNames = values.judge?.split(',')
 const lags = (values.lag ?? '0,1,2').split(',').map(Number)
 const jsonOut = values.json ?? 'backtest-results.json'
 const sharedRoot = values.shared
+const chainId = Number(values.chain ?? '1')
 const strategies = names ? STRATEGIES.filter((s) => names.includes(s.name)) : STRATEGIES
 const judges = judgeNames ? JUDGES.filter((j) => judgeNames.includes(j.name)) : JUDGES
 if (names && strategies.length !== names.length) {
@@ -35,13 +49,41 @@ if (judgeNames && judges.length !== judgeNames.length) {
   console.error(`unknown judge in ${judgeNames.join(',')}; known: ${JUDGES.map((j) => j.name).join(', ')}`)
   process.exit(2)
 }
+if (!Number.isSafeInteger(chainId) || chainId <= 0) usageExit(usage, `--chain ${values.chain}: not a chain id`)
 if (args.length === 0 || lags.some((l) => !Number.isInteger(l) || l < 0 || l > 10)) {
   console.error(usage)
   process.exit(2)
 }
 
-const datasets = args.flatMap((a) => (a === 'shared' ? loadSharedDatasets(sharedRoot) : [{ name: a, recording: loadRecording(a) }]))
+/** One input: a recording (the strategies' backtest) or a base-fee window (the forecast's). */
+type Input = { kind: 'recording'; name: string; recording: Recording } | ({ kind: 'base-fee' } & SharedBaseFeeWindow)
+
+// a CSV window's gas used follows from its next base fee only by Ethereum's own rule: other chains'
+// rules are configuration (OP-stack) or capped (Polygon), so there it stays unknown
+const rule = chainFeePolicy(chainId).family === 'ethereum' ? ETHEREUM_1559 : null
+const load = (a: string): Input[] =>
+  a === 'shared'
+    ? [
+        ...loadSharedDatasets(sharedRoot).map((d) => ({ kind: 'recording' as const, ...d })),
+        ...loadSharedBaseFeeWindows(sharedRoot).map((w) => ({ kind: 'base-fee' as const, ...w })),
+      ]
+    : isCsvFile(a)
+      ? [{ kind: 'base-fee', name: a, file: a, chainId, window: loadBaseFeeCsv(a, rule) }]
+      : [{ kind: 'recording', name: a, recording: loadRecording(a) }]
+
+// every input is read before any work: a file that cannot be read is one line on stderr, exit code 1
+const inputs = args.flatMap((a) => {
+  try {
+    return load(a)
+  } catch (err) {
+    // an InputFileError names its file; anything else (no shared data) is named by the argument
+    const message = err instanceof InputFileError ? err.message : `${a}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`
+    console.error(`backtest: ${message}`)
+    process.exit(1)
+  }
+})
 const results: BacktestResult[] = []
+const forecasts: ForecastReport[] = []
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`)
 const num = (x: number | null, d = 3) => (x === null ? '—' : x.toFixed(d))
 const points = (m: LevelMetrics) =>
@@ -72,7 +114,14 @@ function verdict(r: BacktestResult): string {
   return out.join('; ')
 }
 
-for (const { name, recording } of datasets) {
+for (const input of inputs) {
+  if (input.kind === 'base-fee') {
+    const report = forecastReport(input, { lags })
+    forecasts.push(report)
+    for (const line of formatForecastReport(report)) console.log(line)
+    continue
+  }
+  const { name, recording } = input
   const { blocks, intervalMs, tipsKnown } = toBlockStats(recording)
   const mode = tipsKnown ? 'fees' : 'base-fee'
   console.log(`\n## ${name}: chain ${recording.header.chainId}, ${blocks.length} blocks, ${intervalMs} ms interval, ${mode} mode`)
@@ -118,5 +167,7 @@ for (const { name, recording } of datasets) {
     }
   }
 }
-writeFileSync(jsonOut, JSON.stringify(results, null, 2))
+// one CSV window: its report is the whole file (issue 21's shape); otherwise the list, the forecasts after the runs
+const single = args.length === 1 && isCsvFile(args[0]!) ? forecasts[0] : undefined
+writeFileSync(jsonOut, JSON.stringify(single ?? [...results, ...forecasts], null, 2))
 console.log(`\nwrote ${jsonOut}`)

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
+import { readBaseFeeCsv, type BaseFeeCsvWindow, type Eip1559Rule } from './base-fee-csv'
 import {
   fromJsonLines,
   readBlocksWithTransactions,
@@ -13,10 +14,44 @@ import {
 /** The recorded real data beside the checkout (../shared/data), never copied into the repo. */
 const DEFAULT_SHARED_DATA = join(process.cwd(), '..', 'shared', 'data')
 
-const text = (file: string) => {
-  const raw = readFileSync(file)
-  return (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')
+/** A file the backtest cannot read: the message names the file and says why, on one line. */
+export class InputFileError extends Error {
+  override name = 'InputFileError'
+  constructor(
+    readonly file: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${file}: ${reason}`, options)
+  }
 }
+
+/** Why reading or parsing failed, in a few words (the system's error codes spelled out). */
+function reason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException
+  if (e?.code === 'ENOENT') return 'no such file'
+  if (e?.code === 'EISDIR') return 'is a directory, not a file'
+  if (e?.code === 'EACCES') return 'permission denied'
+  if (typeof e?.code === 'string' && e.code.startsWith('Z_')) return `not a gzip file (${e.message})`
+  return e instanceof Error ? e.message.split('\n')[0]! : String(err)
+}
+
+/** Runs `read` on a file: any failure becomes an InputFileError naming it. */
+function fromFile<T>(file: string, read: (file: string) => T): T {
+  try {
+    return read(file)
+  } catch (err) {
+    if (err instanceof InputFileError) throw err
+    throw new InputFileError(file, reason(err), { cause: err })
+  }
+}
+
+const text = (file: string) =>
+  fromFile(file, () => {
+    const raw = readFileSync(file)
+    return (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')
+  })
+const json = (file: string) => fromFile(file, () => JSON.parse(text(file)))
 
 /** Every dataset of shared/data as a Recording (see shared/data/README.md for their sources). */
 export function loadSharedDatasets(root = DEFAULT_SHARED_DATA): { name: string; recording: Recording }[] {
@@ -37,7 +72,7 @@ export function loadSharedDatasets(root = DEFAULT_SHARED_DATA): { name: string; 
       'eth-mainnet-100blocks-txs-15627832',
     ),
   })
-  const polygon = JSON.parse(text(join(root, 'polygon-pos-feehistory-1024blk', 'fee_history.json')))
+  const polygon = json(join(root, 'polygon-pos-feehistory-1024blk', 'fee_history.json'))
   out.push({
     name: 'polygon-1024-feehistory',
     recording: readFeeHistory(polygon.result, [50], {
@@ -65,13 +100,13 @@ export function loadErigonFixtures(root: string): { name: string; recording: Rec
     const receipts = new Map<string, unknown[]>()
     if (existsSync(dir('eth_getBlockReceipts'))) {
       for (const f of readdirSync(dir('eth_getBlockReceipts'))) {
-        const [{ request, response }] = JSON.parse(text(join(dir('eth_getBlockReceipts'), f)))
+        const [{ request, response }] = json(join(dir('eth_getBlockReceipts'), f))
         if (Array.isArray(response?.result)) receipts.set(String(request.params[0]).toLowerCase(), response.result)
       }
     }
     if (existsSync(dir('eth_feeHistory'))) {
       for (const f of readdirSync(dir('eth_feeHistory')).sort()) {
-        const [{ request, response }] = JSON.parse(text(join(dir('eth_feeHistory'), f)))
+        const [{ request, response }] = json(join(dir('eth_feeHistory'), f))
         if (!response?.result?.gasUsedRatio?.length) continue // fixtures without a fixed result
         const name = `erigon-${network}-feehistory-${f.replace('.json', '')}`
         out.push({
@@ -86,7 +121,7 @@ export function loadErigonFixtures(root: string): { name: string; recording: Rec
     }
     if (existsSync(dir('eth_getBlockByNumber'))) {
       for (const f of readdirSync(dir('eth_getBlockByNumber')).sort()) {
-        const [{ response }] = JSON.parse(text(join(dir('eth_getBlockByNumber'), f)))
+        const [{ response }] = json(join(dir('eth_getBlockByNumber'), f))
         const block = response?.result
         if (!block?.baseFeePerGas || !Array.isArray(block.transactions) || typeof block.transactions[0] === 'string') continue
         const name = `erigon-${network}-block-${Number(block.number)}`
@@ -110,7 +145,39 @@ export function loadErigonFixtures(root: string): { name: string; recording: Rec
   return out
 }
 
-/** A recording file: JSON lines (gas-api-blocks/1), optionally gzipped. */
+/**
+ * A recording file: JSON lines (gas-api-blocks/1), optionally gzipped.
+ * @throws InputFileError naming the file: missing, not gzip, a line that is not JSON, not a recording
+ */
 export function loadRecording(file: string): Recording {
-  return fromJsonLines(text(file))
+  return fromFile(file, () => fromJsonLines(text(file)))
+}
+
+/**
+ * A CSV base-fee window (./base-fee-csv.ts), optionally gzipped. `rule`: the chain's EIP-1559 rule for
+ * the gas used a file without gas columns implies (null: none).
+ * @throws InputFileError naming the file: missing, not gzip, a missing column, a bad cell and its line
+ */
+export function loadBaseFeeCsv(file: string, rule?: Eip1559Rule | null): BaseFeeCsvWindow {
+  return fromFile(file, () => readBaseFeeCsv(text(file), { rule }))
+}
+
+/** Whether a file is read as a CSV base-fee window (by its name: .csv or .csv.gz). */
+export const isCsvFile = (file: string) => /\.csv(?:\.gz)?$/i.test(file)
+
+/** A base-fee window of shared/data, for the forecast's backtest. */
+export type SharedBaseFeeWindow = { name: string; file: string; chainId: number; window: BaseFeeCsvWindow }
+
+/**
+ * The real mainnet base-fee windows of shared/data, read as CSV windows: the two spike windows
+ * (base fees only; gas used from the next base fee) and the 1,640 blocks of ethereum-etl (gas columns).
+ */
+export function loadSharedBaseFeeWindows(root = DEFAULT_SHARED_DATA): SharedBaseFeeWindow[] {
+  if (!existsSync(root)) throw new Error(`no shared data at ${root}`)
+  const spikes = join(root, 'eth-mainnet-basefee-spikes-2022-2023')
+  return [
+    { name: 'mainnet-spike-july-2022', file: join(spikes, 'real_july_2022_spike_data.csv.gz') },
+    { name: 'mainnet-spike-may-2023', file: join(spikes, 'may_2023_pepe_crisis_data.csv.gz') },
+    { name: 'mainnet-1640-blocks', file: join(root, 'eth-mainnet-blocks-15533942-15535581', 'blocks.csv.gz') },
+  ].map((w) => ({ ...w, chainId: 1, window: loadBaseFeeCsv(w.file) }))
 }

@@ -45,12 +45,29 @@ export function toJsonLines(rec: Recording): string {
   return [JSON.stringify(rec.header), ...rec.blocks.map((b) => JSON.stringify(b))].join('\n') + '\n'
 }
 
+/** @throws Error naming the line that is not JSON, or saying the first is not a gas-api-blocks/1 header */
 export function fromJsonLines(text: string): Recording {
-  const [first, ...rest] = text.split('\n').filter((l) => l.trim().length > 0)
+  const lines = text
+    .split('\n')
+    .map((l, i) => ({ l, line: i + 1 }))
+    .filter(({ l }) => l.trim().length > 0)
+  const parse = ({ l, line }: { l: string; line: number }): unknown => {
+    try {
+      return JSON.parse(l)
+    } catch (err) {
+      throw new Error(`line ${line} is not JSON (${(err as Error).message})`, { cause: err })
+    }
+  }
+  const [first, ...rest] = lines
   if (first === undefined) throw new Error('empty recording')
-  const header = JSON.parse(first) as RecordingHeader
-  if (header.format !== 'gas-api-blocks/1') throw new Error(`not a gas-api-blocks/1 recording: ${first.slice(0, 80)}`)
-  const blocks = rest.map((l) => JSON.parse(l) as RecordedBlock)
+  let header: RecordingHeader | null
+  try {
+    header = parse(first) as RecordingHeader | null
+  } catch (err) {
+    throw new Error(`not a gas-api-blocks/1 recording: ${(err as Error).message}`, { cause: err })
+  }
+  if (header?.format !== 'gas-api-blocks/1') throw new Error(`not a gas-api-blocks/1 recording: ${first.l.slice(0, 80)}`)
+  const blocks = rest.map((l) => parse(l) as RecordedBlock)
   return { header, blocks: sortBlocks(blocks) }
 }
 

@@ -22,6 +22,11 @@ describe('recording format', () => {
     )
     expect(() => fromJsonLines('{"format":"other"}')).toThrow(/gas-api-blocks/)
   })
+
+  test('error: a line that is not JSON is named; a first line that is not JSON is not a recording', () => {
+    expect(() => fromJsonLines('{"format":"gas-api-blocks/1","chainId":1}\n\n{"number": 1,\n')).toThrow(/^line 3 is not JSON \(/)
+    expect(() => fromJsonLines('block_number,basefee_wei\n1,2\n')).toThrow(/^not a gas-api-blocks\/1 recording: line 1 is not JSON \(/)
+  })
 })
 
 describe('erigon fixtures', () => {
