@@ -169,15 +169,30 @@ export const isCsvFile = (file: string) => /\.csv(?:\.gz)?$/i.test(file)
 export type SharedBaseFeeWindow = { name: string; file: string; chainId: number; window: BaseFeeCsvWindow }
 
 /**
- * The real mainnet base-fee windows of shared/data, read as CSV windows: the two spike windows
- * (base fees only; gas used from the next base fee) and the 1,640 blocks of ethereum-etl (gas columns).
+ * The real base-fee windows of shared/data: the two mainnet spike windows (base fees only; gas used
+ * from the next base fee) and the 1,640 mainnet blocks of ethereum-etl (gas columns), read as CSV
+ * windows, and Polygon PoS's 1,024 blocks of eth_feeHistory (its interval the nominal 2 s: no timestamps).
  */
 export function loadSharedBaseFeeWindows(root = DEFAULT_SHARED_DATA): SharedBaseFeeWindow[] {
   if (!existsSync(root)) throw new Error(`no shared data at ${root}`)
   const spikes = join(root, 'eth-mainnet-basefee-spikes-2022-2023')
-  return [
+  const mainnet: SharedBaseFeeWindow[] = [
     { name: 'mainnet-spike-july-2022', file: join(spikes, 'real_july_2022_spike_data.csv.gz') },
     { name: 'mainnet-spike-may-2023', file: join(spikes, 'may_2023_pepe_crisis_data.csv.gz') },
     { name: 'mainnet-1640-blocks', file: join(root, 'eth-mainnet-blocks-15533942-15535581', 'blocks.csv.gz') },
   ].map((w) => ({ ...w, chainId: 1, window: loadBaseFeeCsv(w.file) }))
+  // Polygon PoS: eth_feeHistory's 1,024 blocks and the next one's base fee (its last entry), ~2 s blocks
+  const polygonFile = join(root, 'polygon-pos-feehistory-1024blk', 'fee_history.json')
+  const fh = json(polygonFile).result as { oldestBlock: string; baseFeePerGas: string[]; gasUsedRatio: number[] }
+  const oldest = Number(fh.oldestBlock)
+  const polygon: BaseFeeCsvWindow = {
+    numbers: fh.baseFeePerGas.map((_, i) => oldest + i),
+    baseFees: fh.baseFeePerGas.map((b) => BigInt(b)),
+    intervalMs: 2_000,
+    timestamps: null,
+    intervalSource: 'default',
+    gasUsedRatio: fh.baseFeePerGas.map((_, i) => fh.gasUsedRatio[i] ?? null),
+    gasUsedSource: 'columns',
+  }
+  return [...mainnet, { name: 'polygon-1024-feehistory', file: polygonFile, chainId: 137, window: polygon }]
 }

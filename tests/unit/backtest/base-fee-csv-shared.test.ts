@@ -51,12 +51,13 @@ describe('CSV base-fee windows of shared/data', () => {
     expect([w.numbers.length, w.numbers[0], w.gasUsedSource, w.intervalSource]).toEqual([100, 15_627_832, 'columns', 'default'])
   })
 
-  test('default: npm run backtest -- shared reads the three windows for the forecast', () => {
+  test('default: npm run backtest -- shared reads the four real windows for the forecast (Polygon from its eth_feeHistory: 1,024 blocks and the next)', () => {
     const windows = loadSharedBaseFeeWindows(SHARED_DATA)
     expect(windows.map((w) => [w.name, w.chainId, w.window.numbers.length])).toEqual([
       ['mainnet-spike-july-2022', 1, 9_901],
       ['mainnet-spike-may-2023', 1, 14_651],
       ['mainnet-1640-blocks', 1, 1_640],
+      ['polygon-1024-feehistory', 137, 1_025],
     ])
   })
 })
