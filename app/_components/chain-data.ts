@@ -1,21 +1,25 @@
 import {
+  BaseFeeForecastSchema,
   BaseFeeHistorySchema,
   BaseFeePercentileSchema,
   BusyThresholdSchema,
   FeesEventSchema,
   SuggestedGasFeesSchema,
+  type BaseFeeForecastBody,
   type SuggestedGasFees,
 } from '@/lib/core/schemas'
 import { ApiError, fetchApi, type Freshness } from './api-client'
 
-/** One block's numbers of a chain, as the page shows them: the four endpoints' bodies for the same block. */
+/** One block's numbers of a chain, as the page shows them: the five fee endpoints' bodies for the same block. */
 export type ChainData = {
   fees: SuggestedGasFees
   p50: string
   busy: string
   history: string[]
+  /** The base fee of the next blocks (GET baseFeeForecast). */
+  forecast: BaseFeeForecastBody
   freshness: Freshness
-  /** How the page got them: the stream, or polling the four endpoints while the stream is down. */
+  /** How the page got them: the stream, or polling the five endpoints while the stream is down. */
   source: 'stream' | 'polling'
 }
 
@@ -43,39 +47,42 @@ export function parseFeesEvent(data: string, blockIntervalMs: number, receivedAt
     p50: event.baseFeePercentile.baseFeePercentile,
     busy: event.busyThreshold.busyThreshold,
     history: event.baseFeeHistory,
+    forecast: event.baseFeeForecast,
     // the event is sent when its block's window is taken: its age is the time in transit
     freshness: { blockNumber: event.blockNumber, ageAtFetch: 0, receivedAt, stale: event.stale, blockIntervalMs },
     source: 'stream',
   }
 }
 
-/** Times loadChain reads the four endpoints again when their answers speak of different blocks. */
+/** Times loadChain reads the five endpoints again when their answers speak of different blocks. */
 export const SAME_BLOCK_TRIES = 3
 
 /**
- * The four endpoints of one chain, read in parallel over HTTP like any client would, and re-read
+ * The five fee endpoints of one chain, read in parallel over HTTP like any client would, and re-read
  * (up to SAME_BLOCK_TRIES times in all) while their x-block-number headers differ, so that every
- * number shown comes from one block. Four reads can straddle a new window; three tries in a row
+ * number shown comes from one block. Five reads can straddle a new window; three tries in a row
  * straddling one means something else is wrong, and the page says so instead of mixing blocks.
  */
 export async function loadChain(chainId: number, fetcher: typeof fetchApi = fetchApi): Promise<ChainData> {
   const base = `/networks/${chainId}`
   for (let attempt = 1; ; attempt++) {
-    const [fees, p50, busy, history] = await Promise.all([
+    const [fees, p50, busy, history, forecast] = await Promise.all([
       fetcher(`${base}/suggestedGasFees`, SuggestedGasFeesSchema),
       fetcher(`${base}/baseFeePercentile`, BaseFeePercentileSchema),
       fetcher(`${base}/busyThreshold`, BusyThresholdSchema),
       fetcher(`${base}/baseFeeHistory`, BaseFeeHistorySchema),
+      fetcher(`${base}/baseFeeForecast`, BaseFeeForecastSchema),
     ])
     const block = fees.freshness.blockNumber
-    const same = [p50, busy, history].every((r) => r.freshness.blockNumber === block)
+    const same = [p50, busy, history, forecast].every((r) => r.freshness.blockNumber === block)
     if (same)
       return {
         fees: fees.data,
         p50: p50.data.baseFeePercentile,
         busy: busy.data.busyThreshold,
         history: history.data,
-        freshness: { ...fees.freshness, stale: [fees, p50, busy, history].some((r) => r.freshness.stale) },
+        forecast: forecast.data,
+        freshness: { ...fees.freshness, stale: [fees, p50, busy, history, forecast].some((r) => r.freshness.stale) },
         source: 'polling',
       }
     if (attempt >= SAME_BLOCK_TRIES) throw new ApiError(0, `The service answered different blocks ${SAME_BLOCK_TRIES} times in a row.`)

@@ -29,7 +29,7 @@ function subscribe([, chainId]: readonly [string, number], { next }: SWRSubscrip
 
 /**
  * The live fee view of one chain. Every number of the fee sections comes from one block: one stream
- * event, or four polled answers of the same block.
+ * event, or five polled answers of the same block.
  */
 export function ChainView({ chainId, name, nativeCurrency }: { chainId: number; name: string; nativeCurrency: NativeCurrency }) {
   const { data: live, error } = useSWRSubscription<ChainData, unknown, readonly [string, number]>(
@@ -178,11 +178,18 @@ export function ChainView({ chainId, name, nativeCurrency }: { chainId: number; 
 
       <section aria-labelledby="history-heading">
         <h2 id="history-heading" className="text-lg font-semibold">
-          Base fee, last {data?.history.length ?? 500} blocks
+          Base fee, last {data?.history.length ?? 500} blocks and the next {data?.forecast.horizons.length ?? 10}
         </h2>
         <div className="mt-3 rounded-xl border border-slate-300 p-4 dark:border-slate-700">
           {data ? (
-            <FeeChart history={data.history} headBlock={data.freshness.blockNumber} p50={data.p50} busy={data.busy} fees={data.fees} />
+            <FeeChart
+              history={data.history}
+              headBlock={data.freshness.blockNumber}
+              p50={data.p50}
+              busy={data.busy}
+              fees={data.fees}
+              forecast={data.forecast}
+            />
           ) : (
             <Skeleton className="h-48 w-full" />
           )}

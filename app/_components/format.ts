@@ -76,3 +76,16 @@ export function formatBlocks(n: number): string {
   const rounded = Math.round(n * 10) / 10
   return `${rounded} ${rounded === 1 ? 'block' : 'blocks'}`
 }
+
+/**
+ * One horizon of the base-fee forecast in words, as the chart's readout and slider speak it:
+ * "Block +3 (1237): p50 1.21 gwei, p90 1.35 gwei, p99 1.52 gwei, bound 1.71 gwei" (shortened gwei;
+ * "no protocol bound" where the chain enforces none).
+ */
+export function forecastHorizonText(
+  h: { blocks: number; p50: string; p90: string; p99: string; bound: string | null },
+  headBlock: number,
+): string {
+  const bound = h.bound === null ? 'no protocol bound' : `bound ${formatGweiShort(h.bound)} gwei`
+  return `Block +${h.blocks} (${headBlock + h.blocks}): p50 ${formatGweiShort(h.p50)} gwei, p90 ${formatGweiShort(h.p90)} gwei, p99 ${formatGweiShort(h.p99)} gwei, ${bound}`
+}

@@ -26,7 +26,7 @@ const STREAM_ERRORS_BEFORE_FALLBACK = 2
 export type LiveFeedDeps = {
   /** Opens the chain's event stream (new EventSource(url) in the browser). */
   openStream: (url: string) => EventSourceLike
-  /** Reads the four endpoints, all of one block (loadChain). */
+  /** Reads the five fee endpoints, all of one block (loadChain). */
   load: (chainId: number) => Promise<ChainData>
   /** ms since the epoch */
   now: () => number
@@ -52,7 +52,7 @@ function streamErrorOf(data: unknown): ApiError {
 
 /**
  * A chain's live numbers for useSWRSubscription: the stream's `fees` events while the stream is up
- * (no request loop then), else polling the four endpoints about once per block, trying the stream
+ * (no request loop then), else polling the five fee endpoints about once per block, trying the stream
  * again every STREAM_RETRY_MS. An `event: error` is the upstream failing on a healthy stream: it is
  * reported as an error (the page keeps the last numbers, marked) and does not start polling, which
  * would read the same failing upstream. Returns the unsubscribe function.

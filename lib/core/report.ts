@@ -1,7 +1,8 @@
 import { chainFeePolicy, withLiveParams, type ChainFeePolicy } from './chain-policy'
 import { baseFeeStats, baseFeeTrend, estimateLevels, priorityFeeRanges, priorityFeeTrend } from './estimator'
+import { forecastBaseFee, type BaseFeeForecast } from './forecast'
 import { gasPricesFromLevels, legacyGasPrices, type LevelGasPrices } from './gas-prices'
-import type { BaseFeeHistory, BaseFeePercentile, BusyThreshold, GasPrices, SuggestedGasFees } from './schemas'
+import type { BaseFeeForecastBody, BaseFeeHistory, BaseFeePercentile, BusyThreshold, GasPrices, SuggestedGasFees } from './schemas'
 import type { FeeData, FeeWindow, LevelEstimate } from './types'
 import { formatGwei } from './units'
 
@@ -11,6 +12,7 @@ export type FeeReport = {
   busyThreshold: BusyThreshold
   baseFeePercentile: BaseFeePercentile
   baseFeeHistory: BaseFeeHistory
+  baseFeeForecast: BaseFeeForecastBody
   gasPrices: GasPrices
 }
 
@@ -50,12 +52,29 @@ export function buildLegacyGasPrices(window: FeeWindow, policy: ChainFeePolicy =
   return prices(legacyGasPrices(toFeeData(window), window.chainId, policy))
 }
 
+/** The forecast of the base fee at the window's head, in gwei (its `method` is the model's business, not the body's). */
+function forecastBody(headNumber: number, forecast: BaseFeeForecast): BaseFeeForecastBody {
+  return {
+    blockNumber: headNumber,
+    estimatedBaseFee: formatGwei(forecast.estimatedBaseFee),
+    horizons: forecast.horizons.map((h) => ({
+      blocks: h.blocks,
+      p50: formatGwei(h.p50),
+      p90: formatGwei(h.p90),
+      p99: formatGwei(h.p99),
+      bound: h.bound === null ? null : formatGwei(h.bound),
+    })),
+  }
+}
+
 const pair = ([a, b]: [bigint, bigint]): [string, string] => [formatGwei(a), formatGwei(b)]
 
 /** Computes every endpoint's answer from one window, by the chain's fee policy: wei math inside, decimal gwei strings out. */
 export function buildFeeReport(window: FeeWindow, policy: ChainFeePolicy = chainFeePolicy(window.chainId)): FeeReport {
   const data = toFeeData(window)
-  const levels = estimateLevels(data, withLiveParams(policy, window.headExtraData))
+  // OP-stack's live EIP-1559 parameters (the head's extraData) set the bounds of both
+  const live = withLiveParams(policy, window.headExtraData)
+  const levels = estimateLevels(data, live)
   const stats = baseFeeStats(data)
   const tips = priorityFeeRanges(data)
   return {
@@ -74,6 +93,7 @@ export function buildFeeReport(window: FeeWindow, policy: ChainFeePolicy = chain
     busyThreshold: { busyThreshold: formatGwei(stats.p90) },
     baseFeePercentile: { baseFeePercentile: formatGwei(stats.p50) },
     baseFeeHistory: data.baseFees.map(formatGwei),
+    baseFeeForecast: forecastBody(window.headNumber, forecastBaseFee(data.baseFees, data.nextBaseFee, live)),
     gasPrices: prices(gasPricesFromLevels(data.nextBaseFee, levels)),
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { FORECAST_HORIZONS } from './forecast'
 
 /** A fee in decimal gwei: no exponent, at most 9 fractional digits, no trailing zeros, "0" for zero. */
 export const GweiSchema = z
@@ -39,6 +40,39 @@ export const SuggestedGasFeesSchema = z.object({
 export const BusyThresholdSchema = z.object({ busyThreshold: GweiSchema })
 export const BaseFeePercentileSchema = z.object({ baseFeePercentile: GweiSchema })
 export const BaseFeeHistorySchema = z.array(GweiSchema).meta({ description: 'The base fees of the last 500 blocks, oldest first.' })
+
+/** One block ahead in GET /networks/{chainId}/baseFeeForecast: the base fee of block head + `blocks`, in gwei. */
+export const ForecastHorizonSchema = z.object({
+  blocks: z
+    .number()
+    .int()
+    .min(1)
+    .max(FORECAST_HORIZONS)
+    .meta({ description: 'k: this is the base fee of block head + k (k = 1 is the next block).' }),
+  p50: GweiSchema.meta({ description: 'Median forecast of the base fee of block head + k (gwei).' }),
+  p90: GweiSchema.meta({ description: '90th-percentile forecast (gwei): the base fee stays at or under it with probability 0.9.' }),
+  p99: GweiSchema.meta({ description: '99th-percentile forecast (gwei).' }),
+  bound: GweiSchema.nullable().meta({
+    description:
+      "The protocol's largest base fee of block head + k: k − 1 largest rises from estimatedBaseFee (gwei); null where the chain enforces no per-block bound.",
+  }),
+})
+
+/**
+ * GET /networks/{chainId}/baseFeeForecast: the base fee of each of the next FORECAST_HORIZONS blocks
+ * as quantiles and the protocol's bound (lib/core/forecast.ts), gwei. k = 1 is exact (the next base
+ * fee); p50 ≤ p90 ≤ p99 ≤ bound at every horizon.
+ */
+export const BaseFeeForecastSchema = z.object({
+  blockNumber: z.number().int().nonnegative().meta({ description: 'The head block the forecast is made at (X-Block-Number).' }),
+  estimatedBaseFee: GweiSchema.meta({
+    description: 'The base fee of the next block (head + 1), known exactly: suggestedGasFees.estimatedBaseFee.',
+  }),
+  horizons: z
+    .array(ForecastHorizonSchema)
+    .length(FORECAST_HORIZONS)
+    .meta({ description: `Blocks head + 1 … head + ${FORECAST_HORIZONS}, in order.` }),
+})
 
 /**
  * GET /networks/{chainId}/gasPrices: one legacy (type-0) gas price per level, decimal gwei, the
@@ -96,13 +130,15 @@ export type BusyThreshold = z.infer<typeof BusyThresholdSchema>
 export type BaseFeePercentile = z.infer<typeof BaseFeePercentileSchema>
 export type BaseFeeHistory = z.infer<typeof BaseFeeHistorySchema>
 export type GasPrices = z.infer<typeof GasPricesSchema>
+export type ForecastHorizonBody = z.infer<typeof ForecastHorizonSchema>
+export type BaseFeeForecastBody = z.infer<typeof BaseFeeForecastSchema>
 export type ErrorBody = z.infer<typeof ErrorBodySchema>
 export type SupportedNetworks = z.infer<typeof SupportedNetworksSchema>
 export type SupportedChainNames = z.infer<typeof SupportedChainNamesSchema>
 
 /**
  * The data of the stream's `fees` event (GET /networks/{chainId}/stream): the block, whether it is
- * stale, and the four endpoints' bodies for that same block.
+ * stale, and the five fee endpoints' bodies for that same block.
  */
 export const FeesEventSchema = z.object({
   blockNumber: z.number().int().nonnegative(),
@@ -111,6 +147,7 @@ export const FeesEventSchema = z.object({
   busyThreshold: BusyThresholdSchema,
   baseFeePercentile: BaseFeePercentileSchema,
   baseFeeHistory: BaseFeeHistorySchema,
+  baseFeeForecast: BaseFeeForecastSchema,
 })
 
 const ShareSchema = z.number().min(0).max(1)

@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import {
   AccuracyReportSchema,
+  BaseFeeForecastSchema,
+  ForecastHorizonSchema,
   GasPricesSchema,
   BaseFeeHistorySchema,
   BaseFeePercentileSchema,
@@ -40,6 +42,8 @@ const SCHEMAS = {
   BusyThreshold: BusyThresholdSchema,
   BaseFeePercentile: BaseFeePercentileSchema,
   BaseFeeHistory: BaseFeeHistorySchema,
+  ForecastHorizon: ForecastHorizonSchema,
+  BaseFeeForecast: BaseFeeForecastSchema,
   FeesEvent: FeesEventSchema,
   LevelAccuracy: LevelAccuracySchema,
   AccuracyReport: AccuracyReportSchema,
@@ -224,7 +228,7 @@ function chainEndpoint(operationId: string, summary: string, description: string
   }
 }
 
-const STREAM_DESCRIPTION = `Server-Sent Events (text/event-stream). At once and on every new block, \`event: fees\` with \`id: <block number>\` and \`data:\` one line of JSON, a FeesEvent (the four endpoints' bodies for that block). While the chain's node fails, one \`event: error\` per failure streak whose \`data:\` is an ErrorBody (502 or 503 as the REST endpoints would answer). \`: keep-alive\` comments every STREAM_HEARTBEAT_SECONDS; the stream opens with \`retry: 1000\` and ends after STREAM_MAX_SECONDS (reconnect then; an EventSource does so itself). The events' schemas are in the media type's \`x-sse-events\` (OpenAPI 3.1 has no keyword for a stream's items). Errors found before the stream opens (bad or unsupported chain, auth, limits) are plain JSON answers.`
+const STREAM_DESCRIPTION = `Server-Sent Events (text/event-stream). At once and on every new block, \`event: fees\` with \`id: <block number>\` and \`data:\` one line of JSON, a FeesEvent (the five fee endpoints' bodies for that block: suggestedGasFees, busyThreshold, baseFeePercentile, baseFeeHistory, baseFeeForecast). While the chain's node fails, one \`event: error\` per failure streak whose \`data:\` is an ErrorBody (502 or 503 as the REST endpoints would answer). \`: keep-alive\` comments every STREAM_HEARTBEAT_SECONDS; the stream opens with \`retry: 1000\` and ends after STREAM_MAX_SECONDS (reconnect then; an EventSource does so itself). The events' schemas are in the media type's \`x-sse-events\` (OpenAPI 3.1 has no keyword for a stream's items). Errors found before the stream opens (bad or unsupported chain, auth, limits) are plain JSON answers.`
 
 function document(): Json {
   return {
@@ -267,6 +271,12 @@ function document(): Json {
         'Exactly 500 entries once the chain has 500 blocks.',
         'BaseFeeHistory',
       ),
+      '/networks/{chainId}/baseFeeForecast': chainEndpoint(
+        'getBaseFeeForecast',
+        'The base fee of each of the next 10 blocks: p50, p90, p99 and the protocol bound',
+        "Blocks head + 1 … head + 10 (head = X-Block-Number). k = 1 is the next block, known exactly (every quantile equals estimatedBaseFee). p50 ≤ p90 ≤ p99 ≤ bound; bound is the protocol's largest base fee (k − 1 largest rises from the next base fee), null on chains that enforce none. With under 64 base-fee steps in the window, or a base fee of 0, every quantile is that bound (the assumed one where the chain enforces none). The model: docs/estimator.md.",
+        'BaseFeeForecast',
+      ),
       '/networks/{chainId}/gasPrices': chainEndpoint(
         'getGasPrices',
         'Legacy gas prices (SafeGasPrice, ProposeGasPrice, FastGasPrice)',
@@ -284,7 +294,7 @@ function document(): Json {
         get: {
           operationId: 'getStream',
           tags: ['fees'],
-          summary: 'The four fee answers, pushed on every new block (Server-Sent Events)',
+          summary: 'The five fee answers, pushed on every new block (Server-Sent Events)',
           description: STREAM_DESCRIPTION,
           responses: {
             '200': {

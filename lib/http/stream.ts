@@ -70,13 +70,13 @@ export function openStreams(): { chainId: number; streams: number }[] {
   return [...hubs.values()].map((h) => ({ chainId: h.chainId, streams: h.subscribers.size }))
 }
 
-/** The `fees` event of a report: the four endpoint bodies as the REST endpoints serve them for the same block. */
+/** The `fees` event of a report: the five fee endpoints' bodies as the REST endpoints serve them for the same block. */
 export function feesEvent(
   blockNumber: number,
   stale: boolean,
-  bodies: Record<'suggestedGasFees' | 'busyThreshold' | 'baseFeePercentile' | 'baseFeeHistory', string>,
+  bodies: Record<'suggestedGasFees' | 'busyThreshold' | 'baseFeePercentile' | 'baseFeeHistory' | 'baseFeeForecast', string>,
 ): string {
-  const data = `{"blockNumber":${blockNumber},"stale":${stale},"suggestedGasFees":${bodies.suggestedGasFees},"busyThreshold":${bodies.busyThreshold},"baseFeePercentile":${bodies.baseFeePercentile},"baseFeeHistory":${bodies.baseFeeHistory}}`
+  const data = `{"blockNumber":${blockNumber},"stale":${stale},"suggestedGasFees":${bodies.suggestedGasFees},"busyThreshold":${bodies.busyThreshold},"baseFeePercentile":${bodies.baseFeePercentile},"baseFeeHistory":${bodies.baseFeeHistory},"baseFeeForecast":${bodies.baseFeeForecast}}`
   return `event: fees\nid: ${blockNumber}\ndata: ${data}\n\n`
 }
 

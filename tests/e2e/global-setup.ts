@@ -7,7 +7,8 @@ import { fakeNodeChain } from '../support/mainnet-blocks'
 
 /**
  * Starts what the browser tests need and hands it to them through the environment:
- * a devnet with traffic (31337), a quiet second chain (31338), a chain whose node is down (31342),
+ * a devnet with traffic (31337), a quiet second chain (31338, with Ethereum's enforced base-fee bounds,
+ * so its forecast has a protocol bound), a chain whose node is down (31342),
  * a chain whose node a test can break and mend (31343, real mainnet blocks on 1 s slots when ../shared/data is there),
  * and `next start` serving them.
  */
@@ -30,6 +31,8 @@ export default async function globalSetup() {
       RPC_URL_31338: quiet.url,
       RPC_URL_31342: `http://127.0.0.1:${closed}`,
       RPC_URL_31343: flaky.url,
+      // the devnets follow EIP-1559 exactly: the quiet one is served as Ethereum is (bounds enforced)
+      CHAIN_FEE_POLICIES: JSON.stringify({ 31338: { enforceBaseFeeBounds: true } }),
     },
   })
   Object.assign(process.env, { E2E_BASE_URL: service.url, E2E_USER: user, E2E_PASSWORD: password, E2E_FLAKY_NODE: flaky.url })

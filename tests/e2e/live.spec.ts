@@ -4,7 +4,7 @@ import type { AccuracyReportBody, SuggestedGasFees } from '@/lib/core/schemas'
 import { parseGwei } from '@/lib/core/units'
 
 const CHAIN = '/networks/31337'
-const FEE_ENDPOINTS = /\/networks\/\d+\/(suggestedGasFees|busyThreshold|baseFeePercentile|baseFeeHistory)$/
+const FEE_ENDPOINTS = /\/networks\/\d+\/(suggestedGasFees|busyThreshold|baseFeePercentile|baseFeeHistory|baseFeeForecast)$/
 const STREAM = /\/networks\/\d+\/stream$/
 
 /** The fee-endpoint and stream requests a page makes. */
@@ -39,7 +39,7 @@ test.describe('live updates', () => {
     ['answers 503', { status: 503 }],
     ['cannot be reached', 'abort'],
   ] as const) {
-    test(`when the stream ${how} the page polls the four endpoints of one block and still updates`, async ({ page }) => {
+    test(`when the stream ${how} the page polls the five fee endpoints of one block and still updates`, async ({ page }) => {
       await page.route(STREAM, (route) =>
         fail === 'abort'
           ? route.abort('connectionrefused')
@@ -62,7 +62,7 @@ test.describe('live updates', () => {
       const first = await shownBlock(page)
       await expect.poll(() => shownBlock(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(first + 2)
       await expect(page.getByTestId('live-state')).toHaveText('live')
-      for (const endpoint of ['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory'])
+      for (const endpoint of ['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory', 'baseFeeForecast'])
         expect(seen.fees).toContain(`${CHAIN}/${endpoint}`)
       // and what it shows is the API's answer for the block it names: a fresh read when the API is still
       // at that block, else the answer the page was given for it

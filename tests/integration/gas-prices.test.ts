@@ -68,7 +68,7 @@ describe('a chain without EIP-1559 (anvil --hardfork berlin)', () => {
     expect(Number(res.headers.get('x-block-interval-ms'))).toBeGreaterThan(0)
   })
 
-  test.each(['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory', 'accuracy', 'stream'])(
+  test.each(['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory', 'baseFeeForecast', 'accuracy', 'stream'])(
     'error: %s keeps its 400 there',
     async (endpoint) => {
       const res = await api(`/networks/${ctx().chains.legacy}/${endpoint}`)

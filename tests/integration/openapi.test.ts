@@ -26,6 +26,7 @@ describe('every documented GET answers within the contract', () => {
       `/networks/${live}/busyThreshold`,
       `/networks/${live}/baseFeePercentile`,
       `/networks/${live}/baseFeeHistory`,
+      `/networks/${live}/baseFeeForecast`,
       `/networks/${live}/accuracy`,
       '/v1/supportedNetworks',
       '/v1/supportedChainNames',

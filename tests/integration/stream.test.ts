@@ -43,6 +43,7 @@ type FeesData = {
   busyThreshold: unknown
   baseFeePercentile: unknown
   baseFeeHistory: unknown
+  baseFeeForecast: unknown
 }
 
 async function stream(chainId: number, cred = OTHER, headers: Record<string, string> = {}): Promise<SseStream> {
@@ -110,6 +111,7 @@ describe('GET /networks/{chainId}/stream', () => {
         'busyThreshold',
         'baseFeePercentile',
         'baseFeeHistory',
+        'baseFeeForecast',
       ])
       // events for later blocks; the REST answers fetched right after an event are for its block when the
       // service has not moved on in between: those are compared body for body
@@ -120,8 +122,10 @@ describe('GET /networks/{chainId}/stream', () => {
           const e = await s.next(isFees, 10_000, index)
           index = s.events.indexOf(e) + 1
           const data = fees(e)
+          // the forecast is made at the event's block
+          expect((data.baseFeeForecast as { blockNumber: number }).blockNumber).toBe(data.blockNumber)
           const answers = await Promise.all(
-            (['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory'] as const).map(
+            (['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory', 'baseFeeForecast'] as const).map(
               async (k) => [k, await rest(LIVE, k)] as const,
             ),
           )

@@ -21,11 +21,23 @@ const FEES = {
   priorityFeeTrend: 'up',
   baseFeeTrend: 'down',
 }
+const FORECAST = {
+  blockNumber: 1234,
+  estimatedBaseFee: '19.5',
+  horizons: Array.from({ length: 10 }, (_, i) => ({
+    blocks: i + 1,
+    p50: i === 0 ? '19.5' : '20',
+    p90: i === 0 ? '19.5' : '21',
+    p99: i === 0 ? '19.5' : '22',
+    bound: i === 0 ? '19.5' : '30',
+  })),
+}
 const BODIES = {
   suggestedGasFees: JSON.stringify(FEES),
   busyThreshold: '{"busyThreshold":"28"}',
   baseFeePercentile: '{"baseFeePercentile":"18"}',
   baseFeeHistory: '["18","19","19.5"]',
+  baseFeeForecast: JSON.stringify(FORECAST),
 }
 
 /** The data line of an event as the server writes it (lib/http/stream.ts feesEvent). */
@@ -43,6 +55,7 @@ describe('parseFeesEvent', () => {
       p50: '18',
       busy: '28',
       history: ['18', '19', '19.5'],
+      forecast: FORECAST,
       freshness: { blockNumber: 1234, ageAtFetch: 0, receivedAt: 5_000, stale: false, blockIntervalMs: 12_000 },
       source: 'stream',
     })
@@ -59,6 +72,14 @@ describe('parseFeesEvent', () => {
     ['a fee with an exponent', dataOf(feesEvent(1, false, { ...BODIES, busyThreshold: '{"busyThreshold":"1e9"}' }))],
     ['a missing body', JSON.stringify({ blockNumber: 1, stale: false, suggestedGasFees: FEES, busyThreshold: { busyThreshold: '1' } })],
     ['a negative block', dataOf(feesEvent(-1, false, BODIES))],
+    [
+      'a forecast without its horizons',
+      dataOf(feesEvent(1, false, { ...BODIES, baseFeeForecast: '{"blockNumber":1,"estimatedBaseFee":"1"}' })),
+    ],
+    [
+      'a forecast horizon of another shape',
+      dataOf(feesEvent(1, false, { ...BODIES, baseFeeForecast: JSON.stringify({ ...FORECAST, horizons: FORECAST.horizons.slice(0, 9) }) })),
+    ],
     ['an error body', '{"statusCode":503,"error":"Service Unavailable","message":"down"}'],
   ])('error: %s is an error, never numbers', (_name, data) => {
     const result = parseFeesEvent(data, 2_000, 0)
@@ -79,6 +100,7 @@ describe('loadChain', () => {
     baseFeePercentile: { baseFeePercentile: '18' },
     busyThreshold: { busyThreshold: '28' },
     baseFeeHistory: ['18', '19', '19.5'],
+    baseFeeForecast: FORECAST,
   }
   /** A fetcher whose answers speak of the blocks `blocks(endpoint, read)` says (read counts from 1 per endpoint). */
   function fakeFetcher(blocks: (endpoint: string, read: number) => number) {
@@ -92,12 +114,19 @@ describe('loadChain', () => {
     return { fetcher: fetcher as unknown as typeof fetchApi, reads }
   }
 
-  test('default: four answers of one block, read once', async () => {
+  test('default: five answers of one block, read once', async () => {
     const { fetcher, reads } = fakeFetcher(() => 100)
     const data = await loadChain(1, fetcher)
-    expect(data).toMatchObject({ p50: '18', busy: '28', history: ['18', '19', '19.5'], source: 'polling' })
+    expect(data).toMatchObject({ p50: '18', busy: '28', history: ['18', '19', '19.5'], forecast: FORECAST, source: 'polling' })
     expect(data.freshness.blockNumber).toBe(100)
-    expect([...reads.values()]).toEqual([1, 1, 1, 1])
+    expect([...reads.keys()].sort()).toEqual([
+      'baseFeeForecast',
+      'baseFeeHistory',
+      'baseFeePercentile',
+      'busyThreshold',
+      'suggestedGasFees',
+    ])
+    expect([...reads.values()]).toEqual([1, 1, 1, 1, 1])
   })
 
   test('behavior: answers that straddle a new block are read again until they agree', async () => {
@@ -105,10 +134,10 @@ describe('loadChain', () => {
     const { fetcher, reads } = fakeFetcher((endpoint, read) => (read === 1 && endpoint !== 'baseFeeHistory' ? 100 : 101))
     const data = await loadChain(1, fetcher)
     expect(data.freshness.blockNumber).toBe(101)
-    expect([...reads.values()]).toEqual([2, 2, 2, 2])
+    expect([...reads.values()]).toEqual([2, 2, 2, 2, 2])
   })
 
-  test('behavior: stale when any of the four is stale', async () => {
+  test('behavior: stale when any of the five is stale', async () => {
     const fetcher = (async (path: string) => ({
       data: BODY[path.split('/').at(-1)!],
       freshness: { ...freshness(5), stale: path.endsWith('busyThreshold') },

@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest'
-import { congestionLevel, formatAge, formatBlocks, formatGweiShort, formatPercent, formatShare, formatWait } from '@/app/_components/format'
+import {
+  congestionLevel,
+  forecastHorizonText,
+  formatAge,
+  formatBlocks,
+  formatGweiShort,
+  formatPercent,
+  formatShare,
+  formatWait,
+} from '@/app/_components/format'
 
 describe('formatGweiShort', () => {
   test.each([
@@ -91,5 +100,22 @@ describe('formatBlocks', () => {
     [2.5, '2.5 blocks'],
   ])('behavior: %s reads "%s"', (n, want) => {
     expect(formatBlocks(n)).toBe(want)
+  })
+})
+
+describe('forecastHorizonText', () => {
+  test.each([
+    [
+      { blocks: 3, p50: '1.205', p90: '1.349999999', p99: '1.52', bound: '1.712' },
+      1234,
+      'Block +3 (1237): p50 1.21 gwei, p90 1.35 gwei, p99 1.52 gwei, bound 1.71 gwei',
+    ],
+    [
+      { blocks: 1, p50: '0.02', p90: '0.02', p99: '0.02', bound: null },
+      9,
+      'Block +1 (10): p50 0.02 gwei, p90 0.02 gwei, p99 0.02 gwei, no protocol bound',
+    ],
+  ])('behavior: %j at head %i reads "%s"', (horizon, head, want) => {
+    expect(forecastHorizonText(horizon, head)).toBe(want)
   })
 })

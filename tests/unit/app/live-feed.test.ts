@@ -18,6 +18,11 @@ const FEES = {
   priorityFeeTrend: 'up',
   baseFeeTrend: 'up',
 }
+const forecast = (blockNumber: number) => ({
+  blockNumber,
+  estimatedBaseFee: '1',
+  horizons: Array.from({ length: 10 }, (_, i) => ({ blocks: i + 1, p50: '1', p90: '1', p99: '1', bound: null })),
+})
 const eventData = (blockNumber: number, stale = false) =>
   JSON.stringify({
     blockNumber,
@@ -26,6 +31,7 @@ const eventData = (blockNumber: number, stale = false) =>
     busyThreshold: { busyThreshold: '2' },
     baseFeePercentile: { baseFeePercentile: '1' },
     baseFeeHistory: ['1'],
+    baseFeeForecast: forecast(blockNumber),
   })
 
 class FakeEventSource implements EventSourceLike {
@@ -62,6 +68,7 @@ const polled = (blockNumber: number, blockIntervalMs = 1_000): ChainData => ({
   p50: '1',
   busy: '2',
   history: ['1'],
+  forecast: forecast(blockNumber),
   freshness: { blockNumber, ageAtFetch: 0, receivedAt: 0, stale: false, blockIntervalMs },
   source: 'polling',
 })

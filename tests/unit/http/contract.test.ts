@@ -23,6 +23,11 @@ const FRESHNESS = {
   'x-data-stale': 'false',
   'cache-control': 'private, max-age=2',
 }
+const FORECAST = {
+  blockNumber: 550,
+  estimatedBaseFee: '16.05',
+  horizons: Array.from({ length: 10 }, (_, i) => ({ blocks: i + 1, p50: '16.05', p90: '16.05', p99: '16.05', bound: null })),
+}
 const ok: LiveAnswer = { method: 'GET', path: '/networks/1/suggestedGasFees', status: 200, headers: new Headers(FRESHNESS), body: FEES }
 const error = (status: number, headers: Record<string, string> = {}): LiveAnswer => ({
   method: 'GET',
@@ -40,6 +45,15 @@ describe('contractViolations', () => {
     ['a 401 with its challenge', error(401, { 'www-authenticate': 'Basic realm="gas-api"' })],
     ['a 503 with Retry-After', error(503, { 'retry-after': '1' })],
     ['a query string is not part of the path', { ...ok, path: '/networks/1/suggestedGasFees?x=1' }],
+    ['a base-fee forecast', { ...ok, path: '/networks/1/baseFeeForecast', body: FORECAST }],
+    [
+      'a base-fee forecast with bounds',
+      {
+        ...ok,
+        path: '/networks/1/baseFeeForecast',
+        body: { ...FORECAST, horizons: FORECAST.horizons.map((h) => ({ ...h, bound: '20.5' })) },
+      },
+    ],
     [
       '/readyz 503 with its chains',
       {
@@ -75,6 +89,21 @@ describe('contractViolations', () => {
     ['an error in another shape', { ...error(400), body: { error: 'bad' } }, /body .*statusCode/],
     ['a 429 without Retry-After', error(429), /Retry-After is missing/],
     ['a method the path does not answer', { ...ok, method: 'POST', path: '/healthz' }, /no POST \/healthz/],
+    [
+      'a forecast of 9 horizons',
+      { ...ok, path: '/networks/1/baseFeeForecast', body: { ...FORECAST, horizons: FORECAST.horizons.slice(1) } },
+      /horizons must NOT have fewer than 10 items/,
+    ],
+    [
+      'a forecast bound that is neither gwei nor null',
+      { ...ok, path: '/networks/1/baseFeeForecast', body: { ...FORECAST, horizons: FORECAST.horizons.map((h) => ({ ...h, bound: 0 })) } },
+      /bound/,
+    ],
+    [
+      'a forecast with its method',
+      { ...ok, path: '/networks/1/baseFeeForecast', body: { ...FORECAST, method: 'window' } },
+      /additional properties/,
+    ],
   ])('error: %s', (_, answer, message) => {
     const { violations } = contractViolations(answer)
     expect(violations.join('\n')).toMatch(message)
@@ -90,6 +119,7 @@ describe('streamEventViolations', () => {
     busyThreshold: { busyThreshold: '30' },
     baseFeePercentile: { baseFeePercentile: '20' },
     baseFeeHistory: ['20', '21'],
+    baseFeeForecast: FORECAST,
   }
   test('default: fees and error events', () => {
     expect(streamEventViolations('fees', event)).toEqual([])
@@ -97,6 +127,7 @@ describe('streamEventViolations', () => {
   })
   test('error: a wrong event or data', () => {
     expect(streamEventViolations('fees', { ...event, blockNumber: -1 })).not.toEqual([])
+    expect(streamEventViolations('fees', { ...event, baseFeeForecast: undefined })).not.toEqual([])
     expect(streamEventViolations('update', event)).toEqual(['stream: event "update" is not documented'])
   })
 })

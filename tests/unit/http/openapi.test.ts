@@ -55,6 +55,7 @@ describe('openApiDocument', () => {
 
   test.each([
     ['/networks/{chainId}/suggestedGasFees', ['200', '400', '401', '429', '500', '502', '503']],
+    ['/networks/{chainId}/baseFeeForecast', ['200', '400', '401', '429', '500', '502', '503']],
     ['/networks/{chainId}/accuracy', ['200', '400', '401', '429', '500', '502', '503']],
     ['/networks/{chainId}/stream', ['200', '400', '401', '429', '500', '503']],
     ['/v1/supportedNetworks', ['200', '401', '429', '500', '503']],

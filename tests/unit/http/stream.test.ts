@@ -55,6 +55,7 @@ vi.mock('@/lib/fees', () => ({
         busyThreshold: '{"busyThreshold":"1"}',
         baseFeePercentile: '{"baseFeePercentile":"1"}',
         baseFeeHistory: JSON.stringify(['x'.repeat(state.historyBytes)]),
+        baseFeeForecast: '{"blockNumber":1}',
       },
       meta: {
         chainId: 1,
