@@ -56,16 +56,16 @@ describe('buildFeeReport: baseFeeForecast', () => {
   })
 
   test.each([
-    ['no extraData: the table’s 2% a block', undefined, 20_000n],
-    ['Base’s live parameters in the head’s extraData: 4% a block', BASE_EXTRA_DATA, 40_000n],
-  ])('behavior: OP-stack, a window under 64 steps: every quantile is the assumed bound (%s)', (_, extraData, ppm) => {
+    ['no extraData: the table’s 2% a block, only assumed: bound null', undefined, 20_000n, false],
+    ['Base’s live parameters in the head’s extraData: 4% a block, the chain’s rule: bound served', BASE_EXTRA_DATA, 40_000n, true],
+  ])('behavior: OP-stack, a window under 64 steps: every quantile is the bound path (%s)', (_, extraData, ppm, rule) => {
     const next = GWEI / 100n
     const window = { ...makeWindow({ baseFees: Array(40).fill(next), next }), chainId: 8453, headExtraData: extraData }
     const body = buildFeeReport(window, chainFeePolicy(8453)).baseFeeForecast
     for (const h of body.horizons) {
       const assumed = formatGwei(grown(next, ppm, h.blocks - 1))
       expect([h.p50, h.p90, h.p99], `k = ${h.blocks}`).toEqual([assumed, assumed, assumed])
-      expect(h.bound).toBeNull()
+      expect(h.bound).toBe(rule ? assumed : null)
     }
   })
 })
