@@ -75,19 +75,63 @@ export type ForecastModel = {
 type Fit = {
   /** Expected log rise from the next block to head + k, per k (index k − 1; 0 for k = 1). */
   mean: number[]
-  /** Per k ≥ 2 (index k − 1), the window's residuals (log), ascending. */
+  /** Per k ≥ 2 (index k − 1), the window's residuals (log), in no order (quantile selects). */
   residuals: Float64Array[]
-  /** Per horizon H ≥ 1 (index H − 1), the residuals of the highest log rise over head + 1 … head + H, ascending. */
+  /** Per horizon H ≥ 1 (index H − 1), the residuals of the highest log rise over head + 1 … head + H, in no order. */
   maxResiduals: Float64Array[]
 }
 
-/** Linear-interpolated quantile of an ascending list (q in [0, 1]). */
-function quantile(sorted: Float64Array, q: number): number {
-  if (sorted.length === 0) return 0
-  const pos = q * (sorted.length - 1)
+/**
+ * Moves the k-th smallest value of `a` to a[k], smaller ones before it and larger ones after
+ * (quickselect with a median-of-three pivot, in place, O(n) on average): a quantile needs two order
+ * statistics, not a sort (a sort per horizon was most of a max fee's cost).
+ */
+function select(a: Float64Array, k: number): void {
+  let lo = 0
+  let hi = a.length - 1
+  while (hi > lo) {
+    const mid = (lo + hi) >> 1
+    // median of three as the pivot
+    if (a[mid]! < a[lo]!) swap(a, mid, lo)
+    if (a[hi]! < a[lo]!) swap(a, hi, lo)
+    if (a[hi]! < a[mid]!) swap(a, hi, mid)
+    const pivot = a[mid]!
+    let i = lo
+    let j = hi
+    while (i <= j) {
+      while (a[i]! < pivot) i++
+      while (a[j]! > pivot) j--
+      if (i <= j) {
+        swap(a, i, j)
+        i++
+        j--
+      }
+    }
+    if (k <= j) hi = j
+    else if (k >= i) lo = i
+    else return
+  }
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i]!
+  a[i] = a[j]!
+  a[j] = t
+}
+
+/** Linear-interpolated quantile of a residual array (q in [0, 1]); reorders the array, never changes its values. */
+function quantile(values: Float64Array, q: number): number {
+  const n = values.length
+  if (n === 0) return 0
+  const pos = q * (n - 1)
   const lo = Math.floor(pos)
-  const hi = Math.min(sorted.length - 1, lo + 1)
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo)
+  select(values, lo)
+  const at = values[lo]!
+  if (lo + 1 >= n || pos === lo) return at
+  // the next order statistic: the smallest of those after the k-th
+  let next = Number.POSITIVE_INFINITY
+  for (let i = lo + 1; i < n; i++) if (values[i]! < next) next = values[i]!
+  return at + (next - at) * (pos - lo)
 }
 
 /** Rises (ppm) applied k − 1 times from `next`, rounding up (a bound never rounds below the rule). */
@@ -160,8 +204,6 @@ export function fitForecast(baseFees: readonly bigint[], next: bigint, policy: B
       maxResiduals[k - 1]![i] = top - topMean
     }
   }
-  for (const r of residuals) r.sort()
-  for (const r of maxResiduals) r.sort()
   const mean = Array.from({ length: horizons }, (_, k) => meanPath(x[n - 1]!, k + 1))
   model.fit = { mean, residuals, maxResiduals }
   return model
