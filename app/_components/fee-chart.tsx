@@ -45,6 +45,49 @@ type Selection = { kind: 'block'; index: number; via: Via } | { kind: 'forecast'
  * chart library. The lines are drawn in SVGs stretched to their boxes; the labels are HTML placed by
  * percentage, so text is never stretched.
  */
+/** The horizontal grid lines at the y ticks (SVG units), across `width`. */
+function GridLines({ ys, width }: { ys: number[]; width: number }) {
+  return ys.map((v) => (
+    <line
+      key={v}
+      x1={0}
+      x2={width}
+      y1={v}
+      y2={v}
+      className="stroke-slate-200 dark:stroke-slate-800"
+      strokeWidth={1}
+      vectorEffect="non-scaling-stroke"
+    />
+  ))
+}
+
+/** The selected point's crosshair: a full-height line at x and a dashed one across the plot at y (SVG units). */
+function Crosshair({ testId, x, y, width }: { testId: string; x: number; y: number; width: number }) {
+  return (
+    <g data-testid={testId}>
+      <line
+        x1={x}
+        x2={x}
+        y1={0}
+        y2={H}
+        className="stroke-slate-900 dark:stroke-slate-100"
+        strokeWidth={1}
+        vectorEffect="non-scaling-stroke"
+      />
+      <line
+        x1={0}
+        x2={width}
+        y1={y}
+        y2={y}
+        className="stroke-slate-900 dark:stroke-slate-100"
+        strokeWidth={0.75}
+        strokeDasharray="3 3"
+        vectorEffect="non-scaling-stroke"
+      />
+    </g>
+  )
+}
+
 export function FeeChart({
   history,
   headBlock,
@@ -185,18 +228,7 @@ export function FeeChart({
         </div>
         <div className="relative min-w-0 flex-1">
           <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} className="block h-48 w-full sm:h-56" preserveAspectRatio="none">
-            {yTicks.map((t) => (
-              <line
-                key={t}
-                x1={0}
-                x2={W}
-                y1={y(t)}
-                y2={y(t)}
-                className="stroke-slate-200 dark:stroke-slate-800"
-                strokeWidth={1}
-                vectorEffect="non-scaling-stroke"
-              />
-            ))}
+            <GridLines ys={yTicks.map(y)} width={W} />
             {xTicks.map((b) => (
               <line
                 key={b}
@@ -254,29 +286,7 @@ export function FeeChart({
               strokeLinejoin="round"
               data-testid="history-line"
             />
-            {selected !== undefined ? (
-              <g data-testid="crosshair">
-                <line
-                  x1={x(selected)}
-                  x2={x(selected)}
-                  y1={0}
-                  y2={H}
-                  className="stroke-slate-900 dark:stroke-slate-100"
-                  strokeWidth={1}
-                  vectorEffect="non-scaling-stroke"
-                />
-                <line
-                  x1={0}
-                  x2={W}
-                  y1={y(values[selected] ?? lo)}
-                  y2={y(values[selected] ?? lo)}
-                  className="stroke-slate-900 dark:stroke-slate-100"
-                  strokeWidth={0.75}
-                  strokeDasharray="3 3"
-                  vectorEffect="non-scaling-stroke"
-                />
-              </g>
-            ) : null}
+            {selected !== undefined ? <Crosshair testId="crosshair" x={x(selected)} y={y(values[selected] ?? lo)} width={W} /> : null}
           </svg>
           {selected !== undefined ? (
             <span
@@ -315,18 +325,7 @@ export function FeeChart({
             className="block h-48 w-full sm:h-56"
             preserveAspectRatio="none"
           >
-            {yTicks.map((t) => (
-              <line
-                key={t}
-                x1={0}
-                x2={FAN_W}
-                y1={y(t)}
-                y2={y(t)}
-                className="stroke-slate-200 dark:stroke-slate-800"
-                strokeWidth={1}
-                vectorEffect="non-scaling-stroke"
-              />
-            ))}
+            <GridLines ys={yTicks.map(y)} width={FAN_W} />
             <polygon
               points={band(
                 (f) => f.p99,
@@ -364,27 +363,7 @@ export function FeeChart({
               data-testid="forecast-p50-line"
             />
             {selectedK !== undefined ? (
-              <g data-testid="forecast-crosshair">
-                <line
-                  x1={fanX(selectedK)}
-                  x2={fanX(selectedK)}
-                  y1={0}
-                  y2={H}
-                  className="stroke-slate-900 dark:stroke-slate-100"
-                  strokeWidth={1}
-                  vectorEffect="non-scaling-stroke"
-                />
-                <line
-                  x1={0}
-                  x2={FAN_W}
-                  y1={y(fan[selectedK - 1]?.p50 ?? lo)}
-                  y2={y(fan[selectedK - 1]?.p50 ?? lo)}
-                  className="stroke-slate-900 dark:stroke-slate-100"
-                  strokeWidth={0.75}
-                  strokeDasharray="3 3"
-                  vectorEffect="non-scaling-stroke"
-                />
-              </g>
+              <Crosshair testId="forecast-crosshair" x={fanX(selectedK)} y={y(fan[selectedK - 1]?.p50 ?? lo)} width={FAN_W} />
             ) : null}
           </svg>
           {horizons.map((h, i) => (
