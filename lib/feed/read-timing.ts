@@ -226,6 +226,14 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
   let lo = decayedLo
   let hi = phase.hiMs
   let ref = wallClock ? projected : t
+  if (phase.foundAt === 0 && gap > read.intervalMs * MAX_STEP_INTERVALS) {
+    // the first block found since the cold start came after a pause (a devnet seeded in the past, a
+    // chain that stalled): the first read's envelope measured the pause, not the blocks' delays (its
+    // head's slot was long gone), and would have held the reads at one period after the last until a
+    // skipped block reset it. It starts over from this read
+    lo = Math.min(lo, s - ref - (step + (wallClock ? drift : 0)))
+    hi = Math.min(hi, s - ref)
+  }
   if (wallClock !== wasWall) {
     // the other clock: this read is taken as on the envelope, nothing yet known too early
     ref = wallClock ? s - hi : t
