@@ -64,9 +64,10 @@ const replacementLevels = <T extends z.ZodType>(fees: T) => z.object({ minimum: 
  * level, with the fields of the query's transaction (EIP-1559, blob or legacy).
  */
 export const ReplacementFeesSchema = z
+  // the blob shape first: zod's objects drop unknown keys, so the EIP-1559 shape would also take a blob body
   .union([
-    replacementLevels(Eip1559ReplacementSchema),
     replacementLevels(BlobReplacementSchema),
+    replacementLevels(Eip1559ReplacementSchema),
     replacementLevels(LegacyReplacementSchema),
   ])
   .meta({

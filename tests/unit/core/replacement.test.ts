@@ -29,15 +29,22 @@ const rule = (client: ReplacementRule['client'], kind: ReplacementRule['kind']) 
   return found
 }
 
+/** A transaction's fee fields, wei. */
+const amounts = (fees: TransactionFees): Record<string, bigint> => {
+  const { type: _type, ...rest } = fees
+  return rest as Record<string, bigint>
+}
+
 /** Whether a pool's rule takes `next` as a replacement of `old`, field by field (the fields it compares). */
 function accepts(r: ReplacementRule, old: TransactionFees, next: TransactionFees): boolean {
-  const fields = Object.keys(old).filter((k) => k !== 'type') as (keyof typeof old)[]
-  return fields.every((f) => {
+  const before = amounts(old)
+  const after = amounts(next)
+  return Object.keys(before).every((f) => {
     if (r.compares === 'effective-price') return true
-    if (r.compares === 'max-fee' && f !== 'maxFeePerGas' && f !== ('gasPrice' as never)) return true
+    if (r.compares === 'max-fee' && f !== 'maxFeePerGas' && f !== 'gasPrice') return true
     // reth does not compare the tips when either is 0 (validate/mod.rs is_underpriced)
-    if (r.client === 'reth' && f === 'maxPriorityFeePerGas' && ((old[f] as bigint) === 0n || (next[f] as bigint) === 0n)) return true
-    return (next[f] as bigint) >= ruleThreshold(r, old[f] as bigint)
+    if (r.client === 'reth' && f === 'maxPriorityFeePerGas' && (before[f] === 0n || after[f] === 0n)) return true
+    return after[f]! >= ruleThreshold(r, before[f]!)
   })
 }
 
@@ -137,8 +144,8 @@ describe('minimumReplacement', () => {
       const kind = old.type === 'blob' ? 'blob' : 'regular'
       for (const r of REPLACEMENT_RULES.filter((x) => x.kind === kind))
         expect(accepts(r, old, least), `${r.client} on ${old.type}`).toBe(true)
-      for (const field of Object.keys(least).filter((k) => k !== 'type')) {
-        const under = { ...least, [field]: (least as Record<string, bigint>)[field]! - 1n } as TransactionFees
+      for (const field of Object.keys(amounts(least))) {
+        const under = { ...least, [field]: amounts(least)[field]! - 1n } as TransactionFees
         const refusedBy = REPLACEMENT_RULES.filter((r) => r.kind === kind && !accepts(r, old, under))
         expect(refusedBy.length, `1 wei under in ${field} of ${old.type}`).toBeGreaterThan(0)
       }
