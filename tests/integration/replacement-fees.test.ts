@@ -119,7 +119,8 @@ describe('replacementFees on anvil', () => {
     const signer = account(50)
     const nonce = await nonceOf(signer)
     const base = await nextBaseFee()
-    const original = { maxFeePerGas: 2n * base + 100_000_000n, maxPriorityFeePerGas: 100_000_000n }
+    // a tip under what the devnet's traffic pays (0.1–0.3 gwei): the levels' tips are above the minimum's
+    const original = { maxFeePerGas: 2n * base + 10_000_000n, maxPriorityFeePerGas: 10_000_000n }
     const first = accepted(await send(signer, nonce, original, 1n))
 
     const res = await get(`/networks/${CHAIN}/replacementFees?${query(original)}`)
@@ -151,6 +152,7 @@ describe('replacementFees on anvil', () => {
     )
     expect(await pooled(replacement)).toBe(true)
     expect(await pooled(first)).toBe(false)
+    console.log(`GET /networks/${CHAIN}/replacementFees?${query(original)} (block ${res.block}): ${JSON.stringify(res.body)}`)
     console.log(
       `EIP-1559 speed-up on anvil: pending ${formatGwei(original.maxFeePerGas)} / ${formatGwei(original.maxPriorityFeePerGas)} gwei; minimum ${answer.minimum.maxFeePerGas} / ${answer.minimum.maxPriorityFeePerGas} accepted (${replacement}); medium ${answer.medium.maxFeePerGas} / ${answer.medium.maxPriorityFeePerGas} (block ${res.block})`,
     )
@@ -170,6 +172,9 @@ describe('replacementFees on anvil', () => {
       }),
     )
     expect(await pooled(under)).toBe(true)
+    console.log(
+      `anvil took 1 wei under minimum: pending ${formatGwei(original.maxFeePerGas)} gwei, minimum ${minimum.maxFeePerGas}, sent ${formatGwei(parseGwei(minimum.maxFeePerGas) - 1n)}`,
+    )
   })
 
   describe('at a 7-wei base fee (Linea’s), where anvil’s rule and the pools’ meet', () => {
