@@ -10,7 +10,8 @@ import { startAnvil, type AnvilNode } from '@/scripts/devnet/anvil'
 import { rpc, rpcBatch } from '@/scripts/devnet/json-rpc'
 import { startService, type Service } from '@/scripts/devnet/service'
 import { assertContract } from '../support/contract'
-import { basic } from './helpers'
+import { api, basic, ctx, eventually } from './helpers'
+import { seedLegacyBlocks } from './legacy-chain'
 
 const CHAIN = 31360
 const CRED: [string, string] = ['replace', 'replace-secret-of-the-test']
@@ -249,6 +250,33 @@ describe('replacementFees on anvil', () => {
     expect(res.status).toBe(400)
     expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request' })
     expect((res.body as { message: string }).message).toMatch(new RegExp(`^Query parameter '${parameter}'`))
+  })
+})
+
+describe('replacementFees on a chain without EIP-1559 (the suite’s berlin anvil, through the suite’s service)', () => {
+  test('default: a gasPrice query is priced by the legacy gas prices', async () => {
+    const c = ctx()
+    await seedLegacyBlocks(c.legacyNodeUrl, 5)
+    const head = String(Number(await rpc<string>(c.legacyNodeUrl, 'eth_blockNumber')))
+    const prices = await eventually(async () => {
+      const r = await api(`/networks/${c.chains.legacy}/gasPrices`)
+      return r.status === 200 && r.headers.get('x-block-number') === head ? GasPricesSchema.parse(r.body) : undefined
+    }, `gasPrices for block ${head}`)
+    const res = await api(`/networks/${c.chains.legacy}/replacementFees?gasPrice=1`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-block-number')).toBe(head)
+    expect(res.body).toEqual({
+      minimum: { gasPrice: '1.1' },
+      low: { gasPrice: largerGasPrice({ gasPrice: '1.1' }, prices.SafeGasPrice) },
+      medium: { gasPrice: largerGasPrice({ gasPrice: '1.1' }, prices.ProposeGasPrice) },
+      high: { gasPrice: largerGasPrice({ gasPrice: '1.1' }, prices.FastGasPrice) },
+    })
+  })
+
+  test('error: EIP-1559 fees there are a 400 (no EIP-1559 fee market)', async () => {
+    const res = await api(`/networks/${ctx().chains.legacy}/replacementFees?maxFeePerGas=2&maxPriorityFeePerGas=1`)
+    expect(res.status).toBe(400)
+    expect(res.body.message).toMatch(/does not use EIP-1559/)
   })
 })
 
