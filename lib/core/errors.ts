@@ -38,6 +38,28 @@ export class NoPriceDataError extends Error {
   }
 }
 
+/**
+ * A query parameter of GET /networks/{chainId}/replacementFees is missing, unknown, repeated or malformed:
+ * the message names the parameter (`parameter`) and what is wrong with it.
+ */
+export class InvalidQueryError extends Error {
+  override name = 'InvalidQueryError'
+  constructor(
+    readonly parameter: string,
+    problem: string,
+  ) {
+    super(`Query parameter '${preview(parameter)}' ${problem}`)
+  }
+}
+
+/** A blob transaction's fee (maxFeePerBlobGas) was given for a chain whose pools take no blob transactions. */
+export class BlobsUnsupportedError extends Error {
+  override name = 'BlobsUnsupportedError'
+  constructor(chainId: number) {
+    super(`Query parameter 'maxFeePerBlobGas' is not allowed: chain ${chainId} takes no blob (EIP-4844 type-3) transactions.`)
+  }
+}
+
 /** The node answered, but with something unusable (non-JSON, wrong shape, wrong chain, an RPC error). */
 export class UpstreamBadResponseError extends Error {
   override name = 'UpstreamBadResponseError'

@@ -84,6 +84,31 @@ export const GasPricesSchema = z.object({
   FastGasPrice: GweiSchema,
 })
 
+/** One replacement of an EIP-1559 (type-2) transaction, decimal gwei. */
+export const Eip1559ReplacementSchema = z.object({ maxFeePerGas: GweiSchema, maxPriorityFeePerGas: GweiSchema })
+/** One replacement of a blob (type-3) transaction, decimal gwei. */
+export const BlobReplacementSchema = Eip1559ReplacementSchema.extend({ maxFeePerBlobGas: GweiSchema })
+/** One replacement of a legacy (type-0) transaction, decimal gwei. */
+export const LegacyReplacementSchema = z.object({ gasPrice: GweiSchema })
+
+const replacementLevels = <T extends z.ZodType>(fees: T) => z.object({ minimum: fees, low: fees, medium: fees, high: fees })
+
+/**
+ * GET /networks/{chainId}/replacementFees: the lowest replacement every common pool accepts and one per
+ * level, with the fields of the query's transaction (EIP-1559, blob or legacy).
+ */
+export const ReplacementFeesSchema = z
+  // the blob shape first: zod's objects drop unknown keys, so the EIP-1559 shape would also take a blob body
+  .union([
+    replacementLevels(BlobReplacementSchema),
+    replacementLevels(Eip1559ReplacementSchema),
+    replacementLevels(LegacyReplacementSchema),
+  ])
+  .meta({
+    description:
+      "minimum: each fee of the pending transaction × 110% (blob transactions × 200%), rounded up to the wei and at least 1 wei above it; low/medium/high: the larger of minimum and the level's current suggestion, field by field, the tip never above the max fee.",
+  })
+
 /** GET /v1/supportedNetworks: the chains served; OP-stack chains (whose L1 data fee a client adds itself) under partialSupport.optimism. */
 export const SupportedNetworksSchema = z.object({
   fullSupport: z.array(z.number().int().positive()),
@@ -134,6 +159,7 @@ export type ForecastHorizonBody = z.infer<typeof ForecastHorizonSchema>
 export type BaseFeeForecastBody = z.infer<typeof BaseFeeForecastSchema>
 export type ErrorBody = z.infer<typeof ErrorBodySchema>
 export type SupportedNetworks = z.infer<typeof SupportedNetworksSchema>
+export type ReplacementFeesBody = z.infer<typeof ReplacementFeesSchema>
 export type SupportedChainNames = z.infer<typeof SupportedChainNamesSchema>
 
 /**

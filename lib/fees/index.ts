@@ -12,11 +12,13 @@ import { feePolicyOf, getChain, getChains } from '../chains/registry'
 import type { SupportedChainNames, SupportedNetworks } from '../core/schemas'
 import { getServerEnv, type ServerEnv } from '../env'
 import { assessReadiness, type Readiness } from '../core/readiness'
-import { FeeMarketUnsupportedError, UnsupportedChainError } from '../core/errors'
-import type { ChainFeePolicy } from '../core/chain-policy'
+import { BlobsUnsupportedError, FeeMarketUnsupportedError, UnsupportedChainError } from '../core/errors'
+import { takesBlobTransactions, type ChainFeePolicy } from '../core/chain-policy'
 import { buildFeeReport, buildLegacyGasPrices, type FeeReport } from '../core/report'
 import type { FeeWindow } from '../core/types'
 import { processSingleton } from '../core/process-singleton'
+import { levelSuggestions, minimumReplacement, replacementFees, type TransactionFees } from '../core/replacement'
+import { formatGwei } from '../core/units'
 
 export type { FeeReport } from '../core/report'
 export type { FeeWindow } from '../core/types'
@@ -156,6 +158,39 @@ export async function getFeeReport(
 export async function getGasPrices(chainId: number): Promise<{ body: string; meta: ReportMeta }> {
   const { window, policy, meta } = await servedWindow(chainId, { feeMarket: false })
   return { body: window.legacy ? legacyGasPricesBody(window, policy) : bodiesFor(window, policy).gasPrices, meta }
+}
+
+/** Each level's current suggestion in wei (lib/core/replacement.ts levelSuggestions), once per window. */
+const suggestionsFor = perWindow('replacement-suggestions', levelSuggestions)
+
+/** A replacement's fees as the API writes them: decimal gwei, the fields of the query's transaction type. */
+function gweiFees(fees: TransactionFees): Record<string, string> {
+  const { type: _type, ...amounts } = fees
+  return Object.fromEntries(Object.entries(amounts).map(([k, v]) => [k, formatGwei(v)]))
+}
+
+/**
+ * GET replacementFees: the fees that replace a pending transaction with `fees` (speed-up or cancel):
+ * the lowest every common pool accepts and one per level of the same window as suggestedGasFees
+ * (lib/core/replacement.ts). A legacy transaction is priced on any chain (gasPrices' levels), an
+ * EIP-1559 one where the chain has EIP-1559, a blob one where the chain takes blob transactions.
+ * @throws UnsupportedChainError, FeeMarketUnsupportedError, BlobsUnsupportedError, InvalidQueryError,
+ *   NoPriceDataError, UpstreamUnavailableError, UpstreamBadResponseError
+ */
+export async function getReplacementFees(chainId: number, fees: TransactionFees): Promise<{ body: string; meta: ReportMeta }> {
+  const chain = getChain(chainId)
+  if (chain && fees.type === 'blob' && !takesBlobTransactions(feePolicyOf(chain))) throw new BlobsUnsupportedError(chainId)
+  // a fee too high to bump is the query's fault: said before any read
+  minimumReplacement(fees)
+  const { window, policy, meta } = await servedWindow(chainId, { feeMarket: fees.type !== 'legacy' })
+  const answer = replacementFees(fees, suggestionsFor(window, policy))
+  const body = JSON.stringify({
+    minimum: gweiFees(answer.minimum),
+    low: gweiFees(answer.low),
+    medium: gweiFees(answer.medium),
+    high: gweiFees(answer.high),
+  })
+  return { body, meta }
 }
 
 /** Per chain, the last accuracy report computed and when (for /metrics, which never waits for a new one). */

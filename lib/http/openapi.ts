@@ -3,7 +3,11 @@ import {
   AccuracyReportSchema,
   BaseFeeForecastSchema,
   ForecastHorizonSchema,
+  BlobReplacementSchema,
+  Eip1559ReplacementSchema,
   GasPricesSchema,
+  LegacyReplacementSchema,
+  ReplacementFeesSchema,
   BaseFeeHistorySchema,
   BaseFeePercentileSchema,
   BusyThresholdSchema,
@@ -22,6 +26,7 @@ import {
   UrgencyLevelSchema,
 } from '../core/schemas'
 import { REASON_PHRASES } from './reason-phrases'
+import { REPLACEMENT_QUERY_PARAMETERS } from '../core/replacement-query'
 
 /**
  * GET /openapi.json: the OpenAPI 3.1 document of the API, generated from the zod schemas the handlers
@@ -48,6 +53,10 @@ const SCHEMAS = {
   LevelAccuracy: LevelAccuracySchema,
   AccuracyReport: AccuracyReportSchema,
   GasPrices: GasPricesSchema,
+  Eip1559Replacement: Eip1559ReplacementSchema,
+  BlobReplacement: BlobReplacementSchema,
+  LegacyReplacement: LegacyReplacementSchema,
+  ReplacementFees: ReplacementFeesSchema,
   SupportedNetworks: SupportedNetworksSchema,
   SupportedChainNames: SupportedChainNamesSchema,
   ErrorBody: ErrorBodySchema,
@@ -228,6 +237,23 @@ function chainEndpoint(operationId: string, summary: string, description: string
   }
 }
 
+/** The query of GET replacementFees: the pending transaction's fees (lib/core/replacement-query.ts). */
+const REPLACEMENT_QUERY: Record<(typeof REPLACEMENT_QUERY_PARAMETERS)[number], string> = {
+  maxFeePerGas: "The pending EIP-1559 (or blob) transaction's max fee per gas, gwei. With maxPriorityFeePerGas.",
+  maxPriorityFeePerGas: 'Its max priority fee per gas, gwei: not above maxFeePerGas. With maxFeePerGas.',
+  maxFeePerBlobGas: "A blob transaction's max fee per blob gas, gwei, with the two above; 400 on a chain without blob transactions.",
+  gasPrice: "A legacy transaction's gas price, gwei: alone, never with the three above.",
+}
+
+const REPLACEMENT_DESCRIPTION =
+  "The fees that replace a pending transaction (a speed-up, or a cancel: a zero-value transaction to oneself with the same nonce). `minimum`: each of the query's fees × 110% (a blob transaction's × 200%), rounded up to the wei and at least 1 wei above the old fee, the lowest replacement that geth, reth, erigon, bor, op-geth and anvil accept; `low`/`medium`/`high`: the larger of `minimum` and the level's current suggestion (suggestedGasFees; gasPrices for a legacy transaction), field by field, the tip never above the max fee; a blob fee is the minimum's at every level. The fields are the query's: maxFeePerGas and maxPriorityFeePerGas (plus maxFeePerBlobGas), or gasPrice. 400 names the parameter: missing, unknown or repeated, gasPrice with EIP-1559 fields, a value that is negative, has an exponent, more than 9 decimals or is past 2^256 − 1 wei, a tip above the max fee, maxFeePerBlobGas on a chain without blob transactions."
+
+/** A path's GET with query parameters besides the path's own. */
+function withQuery(path: Json, query: Json[]): Json {
+  const get = path.get as Json
+  return { ...path, get: { ...get, parameters: query } }
+}
+
 const STREAM_DESCRIPTION = `Server-Sent Events (text/event-stream). At once and on every new block, \`event: fees\` with \`id: <block number>\` and \`data:\` one line of JSON, a FeesEvent (the five fee endpoints' bodies for that block: suggestedGasFees, busyThreshold, baseFeePercentile, baseFeeHistory, baseFeeForecast). While the chain's node fails, one \`event: error\` per failure streak whose \`data:\` is an ErrorBody (502 or 503 as the REST endpoints would answer). \`: keep-alive\` comments every STREAM_HEARTBEAT_SECONDS; the stream opens with \`retry: 1000\` and ends after STREAM_MAX_SECONDS (reconnect then; an EventSource does so itself). The events' schemas are in the media type's \`x-sse-events\` (OpenAPI 3.1 has no keyword for a stream's items). Errors found before the stream opens (bad or unsupported chain, auth, limits) are plain JSON answers.`
 
 function document(): Json {
@@ -282,6 +308,22 @@ function document(): Json {
         'Legacy gas prices (SafeGasPrice, ProposeGasPrice, FastGasPrice)',
         "One gasPrice per level for a type-0 transaction, as MetaMask's GasFeeController reads from its legacyAPIEndpoint. Answers on every chain, including chains without EIP-1559 (where the other fee endpoints answer 400); 503 while the chain's recent blocks hold no priced transaction.",
         'GasPrices',
+      ),
+      '/networks/{chainId}/replacementFees': withQuery(
+        chainEndpoint(
+          'getReplacementFees',
+          'The fees that replace a pending transaction (speed-up or cancel)',
+          REPLACEMENT_DESCRIPTION,
+          'ReplacementFees',
+        ),
+        Object.entries(REPLACEMENT_QUERY).map(([name, description]) => ({
+          name,
+          in: 'query',
+          required: false,
+          description,
+          schema: { type: 'string', pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,9})?$' },
+          example: name === 'maxPriorityFeePerGas' ? '0.5' : '12.5',
+        })),
       ),
       '/networks/{chainId}/accuracy': chainEndpoint(
         'getAccuracy',

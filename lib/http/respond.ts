@@ -3,6 +3,7 @@ import {
   getAccuracyReport,
   getFeeReport,
   getGasPrices,
+  getReplacementFees,
   supportedChainNames,
   supportedNetworks,
   type Endpoint,
@@ -14,10 +15,13 @@ import { count, observeSeconds } from '../metrics/registry'
 import { logger } from '../log/logger'
 import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
+import { parseReplacementQuery } from '../core/replacement-query'
 import { BASIC_CHALLENGE, errorJson, MISCONFIGURED } from './error-body'
 import {
+  BlobsUnsupportedError,
   FeeMarketUnsupportedError,
   InvalidChainIdError,
+  InvalidQueryError,
   MethodNotAllowedError,
   NoPriceDataError,
   NotFoundError,
@@ -53,6 +57,8 @@ const ERROR_ANSWERS = new Map<ErrorClass<Error>, ErrorAnswer<Error>>([
   answer(InvalidChainIdError, { status: 400 }),
   answer(UnsupportedChainError, { status: 400 }),
   answer(FeeMarketUnsupportedError, { status: 400 }),
+  answer(InvalidQueryError, { status: 400 }),
+  answer(BlobsUnsupportedError, { status: 400 }),
   answer(UnauthenticatedError, { status: 401, headers: () => BASIC_CHALLENGE }),
   answer(NotFoundError, { status: 404 }),
   answer(MethodNotAllowedError, { status: 405, headers: () => ({ allow: ALLOWED_METHODS }) }),
@@ -171,8 +177,8 @@ export function observe(route: string, request: Request, started: number, res: R
   return res
 }
 
-/** What an endpoint answers for a chain: its body and the meta of the window it comes from. */
-type Load = (chainId: number) => Promise<{ body: string; meta: ReportMeta }>
+/** What an endpoint answers for a chain (and the request's query): its body and the meta of the window it comes from. */
+type Load = (chainId: number, query: URLSearchParams) => Promise<{ body: string; meta: ReportMeta }>
 
 /** The loader of one fee endpoint: its part of the chain's report (serialised once per block). */
 const reportPart =
@@ -213,7 +219,7 @@ function jsonEndpoint(route: string, load: Load) {
     guarded(route, request, async ({ setChain }) => {
       const chainId = (await context.params).chainId
       setChain(chainId)
-      const { body, meta } = await load(parseChainId(chainId))
+      const { body, meta } = await load(parseChainId(chainId), new URL(request.url).searchParams)
       return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta) } })
     })
 }
@@ -245,6 +251,13 @@ export const feeRoute = (endpoint: Exclude<Endpoint, 'gasPrices'>) => readOnlyRo
 
 /** Every method of GET /networks/{chainId}/gasPrices: legacy gas prices, on every chain (EIP-1559 or not). */
 export const gasPricesRoute = () => readOnlyRoute(jsonEndpoint('gasPrices', getGasPrices))
+
+/**
+ * Every method of GET /networks/{chainId}/replacementFees: the fees that replace the pending
+ * transaction whose fees the query gives (lib/core/replacement-query.ts parses it).
+ */
+export const replacementFeesRoute = () =>
+  readOnlyRoute(jsonEndpoint('replacementFees', (chainId, query) => getReplacementFees(chainId, parseReplacementQuery(query))))
 
 /** Every method of GET /networks/{chainId}/accuracy: the service's measured accuracy over the window it serves. */
 export const accuracyRoute = () => readOnlyRoute(jsonEndpoint('accuracy', getAccuracyReport))

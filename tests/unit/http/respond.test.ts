@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import {
+  BlobsUnsupportedError,
   FeeMarketUnsupportedError,
   InvalidChainIdError,
+  InvalidQueryError,
   MethodNotAllowedError,
   NoPriceDataError,
   NotFoundError,
@@ -38,6 +40,8 @@ describe('toErrorResponse', () => {
   test.each([
     ['InvalidChainIdError', new InvalidChainIdError('x'), 400, {}, /not a valid chain id/],
     ['UnsupportedChainError', new UnsupportedChainError(5), 400, {}, /not a supported chain id/],
+    ['InvalidQueryError', new InvalidQueryError('gasPrice', 'is negative.'), 400, {}, /^Query parameter 'gasPrice' is negative\.$/],
+    ['BlobsUnsupportedError', new BlobsUnsupportedError(10), 400, {}, /'maxFeePerBlobGas' is not allowed: chain 10 takes no blob/],
     [
       'UnauthenticatedError',
       new UnauthenticatedError(),
