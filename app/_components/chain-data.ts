@@ -1,4 +1,6 @@
 import {
+  BlobFeesSchema,
+  type BlobFeesBody,
   BaseFeeHistorySchema,
   BaseFeePercentileSchema,
   BusyThresholdSchema,
@@ -17,6 +19,8 @@ export type ChainData = {
   freshness: Freshness
   /** How the page got them: the stream, or polling the four endpoints while the stream is down. */
   source: 'stream' | 'polling'
+  /** The blob fees of the same block, on a chain with blobs (the stream's `blobFees`, GET blobFees). */
+  blobFees?: BlobFeesBody
 }
 
 /** The block interval assumed until the service says (ms). */
@@ -46,7 +50,16 @@ export function parseFeesEvent(data: string, blockIntervalMs: number, receivedAt
     // the event is sent when its block's window is taken: its age is the time in transit
     freshness: { blockNumber: event.blockNumber, ageAtFetch: 0, receivedAt, stale: event.stale, blockIntervalMs },
     source: 'stream',
+    ...(event.blobFees ? { blobFees: event.blobFees } : {}),
   }
+}
+
+/**
+ * GET blobFees of a chain, or undefined where there are none: a 400 (a chain without blobs) or any
+ * other failure, which leaves the rest of the view as it is (the blob panel is the only part missing).
+ */
+async function loadBlobFees(path: string, fetcher: typeof fetchApi) {
+  return fetcher(path, BlobFeesSchema).catch(() => undefined)
 }
 
 /** Times loadChain reads the four endpoints again when their answers speak of different blocks. */
@@ -61,6 +74,7 @@ export const SAME_BLOCK_TRIES = 3
 export async function loadChain(chainId: number, fetcher: typeof fetchApi = fetchApi): Promise<ChainData> {
   const base = `/networks/${chainId}`
   for (let attempt = 1; ; attempt++) {
+    const blob = loadBlobFees(`${base}/blobFees`, fetcher)
     const [fees, p50, busy, history] = await Promise.all([
       fetcher(`${base}/suggestedGasFees`, SuggestedGasFeesSchema),
       fetcher(`${base}/baseFeePercentile`, BaseFeePercentileSchema),
@@ -68,7 +82,8 @@ export async function loadChain(chainId: number, fetcher: typeof fetchApi = fetc
       fetcher(`${base}/baseFeeHistory`, BaseFeeHistorySchema),
     ])
     const block = fees.freshness.blockNumber
-    const same = [p50, busy, history].every((r) => r.freshness.blockNumber === block)
+    const blobFees = await blob
+    const same = [p50, busy, history, ...(blobFees ? [blobFees] : [])].every((r) => r.freshness.blockNumber === block)
     if (same)
       return {
         fees: fees.data,
@@ -77,6 +92,7 @@ export async function loadChain(chainId: number, fetcher: typeof fetchApi = fetc
         history: history.data,
         freshness: { ...fees.freshness, stale: [fees, p50, busy, history].some((r) => r.freshness.stale) },
         source: 'polling',
+        ...(blobFees ? { blobFees: blobFees.data } : {}),
       }
     if (attempt >= SAME_BLOCK_TRIES) throw new ApiError(0, `The service answered different blocks ${SAME_BLOCK_TRIES} times in a row.`)
   }

@@ -1,6 +1,7 @@
 import 'server-only'
 import {
   getAccuracyReport,
+  getBlobFees,
   getFeeReport,
   getGasPrices,
   supportedChainNames,
@@ -16,6 +17,7 @@ import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
 import { BASIC_CHALLENGE, errorJson, MISCONFIGURED } from './error-body'
 import {
+  BlobFeeMarketUnsupportedError,
   FeeMarketUnsupportedError,
   InvalidChainIdError,
   MethodNotAllowedError,
@@ -53,6 +55,7 @@ const ERROR_ANSWERS = new Map<ErrorClass<Error>, ErrorAnswer<Error>>([
   answer(InvalidChainIdError, { status: 400 }),
   answer(UnsupportedChainError, { status: 400 }),
   answer(FeeMarketUnsupportedError, { status: 400 }),
+  answer(BlobFeeMarketUnsupportedError, { status: 400 }),
   answer(UnauthenticatedError, { status: 401, headers: () => BASIC_CHALLENGE }),
   answer(NotFoundError, { status: 404 }),
   answer(MethodNotAllowedError, { status: 405, headers: () => ({ allow: ALLOWED_METHODS }) }),
@@ -245,6 +248,9 @@ export const feeRoute = (endpoint: Exclude<Endpoint, 'gasPrices'>) => readOnlyRo
 
 /** Every method of GET /networks/{chainId}/gasPrices: legacy gas prices, on every chain (EIP-1559 or not). */
 export const gasPricesRoute = () => readOnlyRoute(jsonEndpoint('gasPrices', getGasPrices))
+
+/** Every method of GET /networks/{chainId}/blobFees: blob fees (EIP-4844), on chains with blobs. */
+export const blobFeesRoute = () => readOnlyRoute(jsonEndpoint('blobFees', getBlobFees))
 
 /** Every method of GET /networks/{chainId}/accuracy: the service's measured accuracy over the window it serves. */
 export const accuracyRoute = () => readOnlyRoute(jsonEndpoint('accuracy', getAccuracyReport))

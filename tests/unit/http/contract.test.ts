@@ -23,6 +23,16 @@ const FRESHNESS = {
   'x-data-stale': 'false',
   'cache-control': 'private, max-age=2',
 }
+const BLOB_FEES = {
+  blockNumber: 550,
+  estimatedBlobBaseFee: '0.000023461',
+  low: { suggestedMaxFeePerBlobGas: '0.000043966' },
+  medium: { suggestedMaxFeePerBlobGas: '0.000043966' },
+  high: { suggestedMaxFeePerBlobGas: '0.000043966' },
+  blobGasUsedRatio: [0, 0.5, 1],
+  blobTarget: 14,
+  blobMax: 21,
+}
 const ok: LiveAnswer = { method: 'GET', path: '/networks/1/suggestedGasFees', status: 200, headers: new Headers(FRESHNESS), body: FEES }
 const error = (status: number, headers: Record<string, string> = {}): LiveAnswer => ({
   method: 'GET',
@@ -40,6 +50,7 @@ describe('contractViolations', () => {
     ['a 401 with its challenge', error(401, { 'www-authenticate': 'Basic realm="gas-api"' })],
     ['a 503 with Retry-After', error(503, { 'retry-after': '1' })],
     ['a query string is not part of the path', { ...ok, path: '/networks/1/suggestedGasFees?x=1' }],
+    ['blob fees', { ...ok, path: '/networks/1/blobFees', body: BLOB_FEES }],
     [
       '/readyz 503 with its chains',
       {
@@ -75,6 +86,17 @@ describe('contractViolations', () => {
     ['an error in another shape', { ...error(400), body: { error: 'bad' } }, /body .*statusCode/],
     ['a 429 without Retry-After', error(429), /Retry-After is missing/],
     ['a method the path does not answer', { ...ok, method: 'POST', path: '/healthz' }, /no POST \/healthz/],
+    ['blob fees without blobMax', { ...ok, path: '/networks/1/blobFees', body: { ...BLOB_FEES, blobMax: undefined } }, /blobMax/],
+    [
+      'blob fees with an extra field',
+      { ...ok, path: '/networks/1/blobFees', body: { ...BLOB_FEES, fork: 'BPO2' } },
+      /additional properties/,
+    ],
+    [
+      'a blob fee in wei, not gwei',
+      { ...ok, path: '/networks/1/blobFees', body: { ...BLOB_FEES, estimatedBlobBaseFee: 23461 } },
+      /estimatedBlobBaseFee/,
+    ],
   ])('error: %s', (_, answer, message) => {
     const { violations } = contractViolations(answer)
     expect(violations.join('\n')).toMatch(message)
@@ -93,10 +115,13 @@ describe('streamEventViolations', () => {
   }
   test('default: fees and error events', () => {
     expect(streamEventViolations('fees', event)).toEqual([])
+    // on a chain with blobs, GET blobFees' body as well
+    expect(streamEventViolations('fees', { ...event, blobFees: BLOB_FEES })).toEqual([])
     expect(streamEventViolations('error', { statusCode: 503, error: 'Service Unavailable', message: 'm' })).toEqual([])
   })
   test('error: a wrong event or data', () => {
     expect(streamEventViolations('fees', { ...event, blockNumber: -1 })).not.toEqual([])
+    expect(streamEventViolations('fees', { ...event, blobFees: { ...BLOB_FEES, low: {} } })).not.toEqual([])
     expect(streamEventViolations('update', event)).toEqual(['stream: event "update" is not documented'])
   })
 })

@@ -7,7 +7,7 @@ export const dynamic = 'force-dynamic'
 function notFound(): Response {
   return toErrorResponse(
     new NotFoundError(
-      'No such endpoint. Use suggestedGasFees, busyThreshold, baseFeePercentile, baseFeeHistory, gasPrices, accuracy or stream.',
+      'No such endpoint. Use suggestedGasFees, busyThreshold, baseFeePercentile, baseFeeHistory, gasPrices, blobFees, accuracy or stream.',
     ),
   )
 }
