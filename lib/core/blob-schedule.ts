@@ -83,6 +83,9 @@ export const BLOB_SCHEDULES: Readonly<Record<number, BlobSchedule>> = {
     bpo1: 1_761_017_184,
     bpo2: 1_761_607_008,
   }),
+  // Hoodi (the staking testnet): Cancun from genesis, Prague 2025-03-26, Osaka 2025-10-28, BPO1
+  // 2025-11-05, BPO2 2025-11-12 (go-ethereum HoodiChainConfig; EIP-7607 for the last three)
+  560048: ethereumSchedule({ cancun: 0, prague: 1_742_999_832, osaka: 1_761_677_592, bpo1: 1_762_365_720, bpo2: 1_762_955_544 }),
   // BNB Smart Chain carries blobs since BEP-336 (Cancun with Haber, 2024-06-20 06:05 UTC). bsc
   // params/config.go: its Prague (2025-03-20) and Osaka (2026-04-28) keep Cancun's blob numbers
   // (DefaultPragueBlobConfigBSC = DefaultOsakaBlobConfigBSC = DefaultCancunBlobConfig) and it skips the

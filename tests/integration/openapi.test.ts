@@ -27,6 +27,8 @@ describe('every documented GET answers within the contract', () => {
       `/networks/${live}/baseFeePercentile`,
       `/networks/${live}/baseFeeHistory`,
       `/networks/${live}/accuracy`,
+      // the devnet's anvil reports blobs
+      `/networks/${live}/blobFees`,
       '/v1/supportedNetworks',
       '/v1/supportedChainNames',
       '/healthz',

@@ -43,6 +43,7 @@ type FeesData = {
   busyThreshold: unknown
   baseFeePercentile: unknown
   baseFeeHistory: unknown
+  blobFees?: unknown
 }
 
 async function stream(chainId: number, cred = OTHER, headers: Record<string, string> = {}): Promise<SseStream> {
@@ -110,6 +111,8 @@ describe('GET /networks/{chainId}/stream', () => {
         'busyThreshold',
         'baseFeePercentile',
         'baseFeeHistory',
+        // the devnet's anvil reports blobs: GET blobFees' body, last
+        'blobFees',
       ])
       // events for later blocks; the REST answers fetched right after an event are for its block when the
       // service has not moved on in between: those are compared body for body
@@ -121,7 +124,7 @@ describe('GET /networks/{chainId}/stream', () => {
           index = s.events.indexOf(e) + 1
           const data = fees(e)
           const answers = await Promise.all(
-            (['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory'] as const).map(
+            (['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory', 'blobFees'] as const).map(
               async (k) => [k, await rest(LIVE, k)] as const,
             ),
           )

@@ -34,6 +34,9 @@ describe('blobForkAt', () => {
     [11155111, 1_760_427_360, 'Osaka', [6, 9, 5_007_716n, true]],
     [11155111, 1_761_017_184, 'BPO1', [10, 15, 8_346_193n, true]],
     [11155111, 1_761_607_008, 'BPO2', [14, 21, 11_684_671n, true]],
+    [560048, 0, 'Cancun', [3, 6, 3_338_477n, false]],
+    [560048, 1_742_999_832, 'Prague', [6, 9, 5_007_716n, false]],
+    [560048, 1_762_955_544, 'BPO2', [14, 21, 11_684_671n, true]],
     // BNB Smart Chain: Cancun's numbers since Haber, through its Prague and Osaka, without EIP-7918
     [56, 1_718_863_499, undefined, undefined],
     [56, 1_718_863_500, 'Cancun', [3, 6, 3_338_477n, false]],
@@ -61,6 +64,7 @@ describe('blobScheduleOf', () => {
     [1, 'schedule'],
     [11155111, 'schedule'],
     [56, 'schedule'],
+    [560048, 'schedule'],
     [10, null],
     [8453, null],
     [137, null],
