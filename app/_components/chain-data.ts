@@ -1,5 +1,7 @@
 import {
   BaseFeeForecastSchema,
+  BlobFeesSchema,
+  type BlobFeesBody,
   BaseFeeHistorySchema,
   BaseFeePercentileSchema,
   BusyThresholdSchema,
@@ -21,6 +23,8 @@ export type ChainData = {
   freshness: Freshness
   /** How the page got them: the stream, or polling the five endpoints while the stream is down. */
   source: 'stream' | 'polling'
+  /** The blob fees of the same block, on a chain with blobs (the stream's `blobFees`, GET blobFees). */
+  blobFees?: BlobFeesBody
 }
 
 /** The block interval assumed until the service says (ms). */
@@ -51,7 +55,16 @@ export function parseFeesEvent(data: string, blockIntervalMs: number, receivedAt
     // the event is sent when its block's window is taken: its age is the time in transit
     freshness: { blockNumber: event.blockNumber, ageAtFetch: 0, receivedAt, stale: event.stale, blockIntervalMs },
     source: 'stream',
+    ...(event.blobFees ? { blobFees: event.blobFees } : {}),
   }
+}
+
+/**
+ * GET blobFees of a chain, or undefined where there are none: a 400 (a chain without blobs) or any
+ * other failure, which leaves the rest of the view as it is (the blob panel is the only part missing).
+ */
+async function loadBlobFees(path: string, fetcher: typeof fetchApi) {
+  return fetcher(path, BlobFeesSchema).catch(() => undefined)
 }
 
 /** Times loadChain reads the five endpoints again when their answers speak of different blocks. */
@@ -66,6 +79,7 @@ export const SAME_BLOCK_TRIES = 3
 export async function loadChain(chainId: number, fetcher: typeof fetchApi = fetchApi): Promise<ChainData> {
   const base = `/networks/${chainId}`
   for (let attempt = 1; ; attempt++) {
+    const blob = loadBlobFees(`${base}/blobFees`, fetcher)
     const [fees, p50, busy, history, forecast] = await Promise.all([
       fetcher(`${base}/suggestedGasFees`, SuggestedGasFeesSchema),
       fetcher(`${base}/baseFeePercentile`, BaseFeePercentileSchema),
@@ -74,7 +88,8 @@ export async function loadChain(chainId: number, fetcher: typeof fetchApi = fetc
       fetcher(`${base}/baseFeeForecast`, BaseFeeForecastSchema),
     ])
     const block = fees.freshness.blockNumber
-    const same = [p50, busy, history, forecast].every((r) => r.freshness.blockNumber === block)
+    const blobFees = await blob
+    const same = [p50, busy, history, forecast, ...(blobFees ? [blobFees] : [])].every((r) => r.freshness.blockNumber === block)
     if (same)
       return {
         fees: fees.data,
@@ -84,6 +99,7 @@ export async function loadChain(chainId: number, fetcher: typeof fetchApi = fetc
         forecast: forecast.data,
         freshness: { ...fees.freshness, stale: [fees, p50, busy, history, forecast].some((r) => r.freshness.stale) },
         source: 'polling',
+        ...(blobFees ? { blobFees: blobFees.data } : {}),
       }
     if (attempt >= SAME_BLOCK_TRIES) throw new ApiError(0, `The service answered different blocks ${SAME_BLOCK_TRIES} times in a row.`)
   }

@@ -2,6 +2,7 @@
 import './zod-without-eval'
 import useSWRSubscription, { type SWRSubscriptionOptions } from 'swr/subscription'
 import { AccuracyPanel, useAccuracy } from './accuracy-panel'
+import { BlobPanel } from './blob-panel'
 import { loadChain, type ChainData } from './chain-data'
 import { CongestionGauge } from './congestion-gauge'
 import { CostPanel, type NativeCurrency } from './cost-panel'
@@ -175,6 +176,8 @@ export function ChainView({ chainId, name, nativeCurrency }: { chainId: number; 
           )}
         </article>
       </section>
+
+      {data?.blobFees ? <BlobPanel blob={data.blobFees} /> : null}
 
       <section aria-labelledby="history-heading">
         <h2 id="history-heading" className="text-lg font-semibold">

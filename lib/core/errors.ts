@@ -27,6 +27,18 @@ export class FeeMarketUnsupportedError extends Error {
 }
 
 /**
+ * The chain carries no blobs (EIP-4844 blob transactions): it is one that takes none (lib/core/blob-schedule.ts
+ * NO_BLOB_CHAINS), its head is before its first blob fork, or, for a chain the tables do not name, its
+ * node reports no blob base fee. There are no blob fees to estimate.
+ */
+export class BlobFeeMarketUnsupportedError extends Error {
+  override name = 'BlobFeeMarketUnsupportedError'
+  constructor(chainId: number) {
+    super(`Chain ${chainId} carries no blobs (EIP-4844 blob transactions), so no blob fees exist for it.`)
+  }
+}
+
+/**
  * A chain without EIP-1559 whose window holds no transaction priced above 2 wei: there is nothing to
  * derive a legacy gas price from (an empty block says nothing about the lowest price miners accept).
  */

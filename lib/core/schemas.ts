@@ -108,6 +108,36 @@ export const ReplacementFeesSchema = z
     description:
       "minimum: each fee of the pending transaction × 110% (blob transactions × 200%), rounded up to the wei and at least 1 wei above it; low/medium/high: the larger of minimum and the level's current suggestion, field by field, the tip never above the max fee.",
   })
+/** One level of GET /networks/{chainId}/blobFees. */
+export const BlobFeeLevelSchema = z.object({
+  suggestedMaxFeePerBlobGas: GweiSchema.meta({
+    description:
+      "maxFeePerBlobGas for a blob transaction (gwei per blob gas): the highest blob base fee the protocol allows over the level's blocks (the answer's age and its wait).",
+  }),
+})
+
+/**
+ * GET /networks/{chainId}/blobFees: the next block's blob base fee and each level's maxFeePerBlobGas
+ * (lib/core/blob-fees.ts), gwei; the window's blob fullness; the fork's blob target and maximum.
+ */
+export const BlobFeesSchema = z.object({
+  blockNumber: z.number().int().nonnegative().meta({ description: 'The head block the answer is for (X-Block-Number).' }),
+  estimatedBlobBaseFee: GweiSchema.meta({
+    description: "The blob base fee of the next block (gwei per blob gas), as the node reports it (eth_feeHistory's baseFeePerBlobGas).",
+  }),
+  low: BlobFeeLevelSchema,
+  medium: BlobFeeLevelSchema,
+  high: BlobFeeLevelSchema,
+  blobGasUsedRatio: z.array(z.number().min(0).max(2)).meta({
+    description: "Each block's blob gas used ÷ its maximum blob gas, the window's blocks oldest first (eth_feeHistory's blobGasUsedRatio).",
+  }),
+  blobTarget: z
+    .number()
+    .int()
+    .positive()
+    .meta({ description: 'Blobs per block the blob base fee aims at, in the fork active at the head block.' }),
+  blobMax: z.number().int().positive().meta({ description: 'Most blobs a block may carry, in the fork active at the head block.' }),
+})
 
 /** GET /v1/supportedNetworks: the chains served; OP-stack chains (whose L1 data fee a client adds itself) under partialSupport.optimism. */
 export const SupportedNetworksSchema = z.object({
@@ -157,6 +187,7 @@ export type BaseFeeHistory = z.infer<typeof BaseFeeHistorySchema>
 export type GasPrices = z.infer<typeof GasPricesSchema>
 export type ForecastHorizonBody = z.infer<typeof ForecastHorizonSchema>
 export type BaseFeeForecastBody = z.infer<typeof BaseFeeForecastSchema>
+export type BlobFeesBody = z.infer<typeof BlobFeesSchema>
 export type ErrorBody = z.infer<typeof ErrorBodySchema>
 export type SupportedNetworks = z.infer<typeof SupportedNetworksSchema>
 export type ReplacementFeesBody = z.infer<typeof ReplacementFeesSchema>
@@ -174,6 +205,8 @@ export const FeesEventSchema = z.object({
   baseFeePercentile: BaseFeePercentileSchema,
   baseFeeHistory: BaseFeeHistorySchema,
   baseFeeForecast: BaseFeeForecastSchema,
+  /** Only on chains with blobs: GET blobFees' body for the same block. */
+  blobFees: BlobFeesSchema.optional().meta({ description: "Only on chains with blobs: GET blobFees' body for the same block." }),
 })
 
 const ShareSchema = z.number().min(0).max(1)

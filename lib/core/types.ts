@@ -27,6 +27,17 @@ export type FeeWindow = {
    * node sent none ([] or null: a block without transactions, on some clients): no tip data.
    */
   reward: string[][]
+  /**
+   * Blob base fee of each block of the window, wei (decimal string), oldest first: eth_feeHistory's
+   * baseFeePerBlobGas without its last entry. The three blob fields are there together or not at all
+   * (a node that reports none, or pages of history that disagree); optional, so a window cached before
+   * them is still valid.
+   */
+  baseFeePerBlobGas?: string[]
+  /** Blob base fee of the NEXT block as the node reports it (last entry of eth_feeHistory.baseFeePerBlobGas), wei. */
+  nextBaseFeePerBlobGas?: string
+  /** blobGasUsed / the block's maximum blob gas, for each block of the window (eth_feeHistory.blobGasUsedRatio). */
+  blobGasUsedRatio?: number[]
   /** The head block's extraData (hex), where OP-stack chains carry their EIP-1559 parameters. */
   headExtraData?: string
   /**

@@ -12,9 +12,11 @@ import { feePolicyOf, getChain, getChains } from '../chains/registry'
 import type { SupportedChainNames, SupportedNetworks } from '../core/schemas'
 import { getServerEnv, type ServerEnv } from '../env'
 import { assessReadiness, type Readiness } from '../core/readiness'
-import { BlobsUnsupportedError, FeeMarketUnsupportedError, UnsupportedChainError } from '../core/errors'
+import { BlobFeeMarketUnsupportedError, BlobsUnsupportedError, FeeMarketUnsupportedError, UnsupportedChainError } from '../core/errors'
 import { takesBlobTransactions, type ChainFeePolicy } from '../core/chain-policy'
 import { buildFeeReport, buildLegacyGasPrices, type FeeReport } from '../core/report'
+import { buildBlobFees } from '../core/blob-fees'
+import { blobScheduleOf } from '../core/blob-schedule'
 import type { FeeWindow } from '../core/types'
 import { processSingleton } from '../core/process-singleton'
 import { levelSuggestions, minimumReplacement, replacementFees, type TransactionFees } from '../core/replacement'
@@ -138,15 +140,43 @@ async function servedWindow(chainId: number, opts: { feeMarket: boolean; countLo
 }
 
 /**
- * The fee report of a supported chain.
+ * GET blobFees' body for a window (lib/core/blob-fees.ts), serialised once per window; or the error
+ * that says why the window has none (a chain without blobs, a node that reports none).
+ */
+const blobFeesFor = perWindow('blob-fees-bodies', (window): { body: string } | { error: unknown } => {
+  try {
+    return { body: JSON.stringify(buildBlobFees(window)) }
+  } catch (error) {
+    return { error }
+  }
+})
+
+/**
+ * The fee report of a supported chain; with `blobFees`, GET blobFees' body of the same window, where
+ * the chain has blobs (the stream's event carries it).
  * @throws UnsupportedChainError, FeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError
  */
 export async function getFeeReport(
   chainId: number,
   opts: { countLookup?: boolean } = {},
-): Promise<{ bodies: Record<Endpoint, string>; meta: ReportMeta }> {
+): Promise<{ bodies: Record<Endpoint, string>; meta: ReportMeta; blobFees?: string }> {
   const { window, policy, meta } = await servedWindow(chainId, { feeMarket: true, ...opts })
-  return { bodies: bodiesFor(window, policy), meta }
+  const blob = blobFeesFor(window, policy)
+  return { bodies: bodiesFor(window, policy), meta, ...('body' in blob ? { blobFees: blob.body } : {}) }
+}
+
+/**
+ * GET blobFees of a supported chain: the next blob base fee and each level's maxFeePerBlobGas, from
+ * the same window as the other endpoints (no read of its own). A chain the tables say carries no
+ * blobs is refused before any read.
+ * @throws UnsupportedChainError, BlobFeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError
+ */
+export async function getBlobFees(chainId: number): Promise<{ body: string; meta: ReportMeta }> {
+  if (getChain(chainId) && blobScheduleOf(chainId) === null) throw new BlobFeeMarketUnsupportedError(chainId)
+  const { window, policy, meta } = await servedWindow(chainId, { feeMarket: false })
+  const blob = blobFeesFor(window, policy)
+  if ('error' in blob) throw blob.error
+  return { body: blob.body, meta }
 }
 
 /**

@@ -5,6 +5,8 @@ import {
   ForecastHorizonSchema,
   BlobReplacementSchema,
   Eip1559ReplacementSchema,
+  BlobFeeLevelSchema,
+  BlobFeesSchema,
   GasPricesSchema,
   LegacyReplacementSchema,
   ReplacementFeesSchema,
@@ -57,6 +59,8 @@ const SCHEMAS = {
   BlobReplacement: BlobReplacementSchema,
   LegacyReplacement: LegacyReplacementSchema,
   ReplacementFees: ReplacementFeesSchema,
+  BlobFeeLevel: BlobFeeLevelSchema,
+  BlobFees: BlobFeesSchema,
   SupportedNetworks: SupportedNetworksSchema,
   SupportedChainNames: SupportedChainNamesSchema,
   ErrorBody: ErrorBodySchema,
@@ -151,7 +155,7 @@ const errorResponse = (status: number, description: string, required: string[] =
 const RESPONSES = {
   BadRequest: errorResponse(
     400,
-    'the chain id is not a canonical positive decimal integer or the chain is not served; for the EIP-1559 endpoints (all but gasPrices), the chain has no EIP-1559 fee market; or the path holds a malformed percent-escape.',
+    'the chain id is not a canonical positive decimal integer or the chain is not served; for the EIP-1559 endpoints (all but gasPrices), the chain has no EIP-1559 fee market; for blobFees, the chain carries no blobs; or the path holds a malformed percent-escape.',
   ),
   Unauthorized: errorResponse(401, 'no, malformed or wrong credentials.', ['WWW-Authenticate']),
   MethodNotAllowed: errorResponse(405, 'the API is read-only.', ['Allow']),
@@ -324,6 +328,12 @@ function document(): Json {
           schema: { type: 'string', pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,9})?$' },
           example: name === 'maxPriorityFeePerGas' ? '0.5' : '12.5',
         })),
+      ),
+      '/networks/{chainId}/blobFees': chainEndpoint(
+        'getBlobFees',
+        'Blob fees (EIP-4844): the next blob base fee and a maxFeePerBlobGas per level',
+        "On chains with blobs (400 elsewhere). estimatedBlobBaseFee is the next block's blob base fee as the node reports it; each level's suggestedMaxFeePerBlobGas is the highest blob base fee the protocol allows over the blocks the level's promise reaches (the answer's age and its wait), from the blob parameters of the fork active at the head (blobTarget, blobMax); low ≤ medium ≤ high. Same window as the other endpoints. docs/api.md gives the forks and their sources.",
+        'BlobFees',
       ),
       '/networks/{chainId}/accuracy': chainEndpoint(
         'getAccuracy',

@@ -1,6 +1,7 @@
 import 'server-only'
 import {
   getAccuracyReport,
+  getBlobFees,
   getFeeReport,
   getGasPrices,
   getReplacementFees,
@@ -19,6 +20,7 @@ import { parseReplacementQuery } from '../core/replacement-query'
 import { BASIC_CHALLENGE, errorJson, MISCONFIGURED } from './error-body'
 import {
   BlobsUnsupportedError,
+  BlobFeeMarketUnsupportedError,
   FeeMarketUnsupportedError,
   InvalidChainIdError,
   InvalidQueryError,
@@ -59,6 +61,7 @@ const ERROR_ANSWERS = new Map<ErrorClass<Error>, ErrorAnswer<Error>>([
   answer(FeeMarketUnsupportedError, { status: 400 }),
   answer(InvalidQueryError, { status: 400 }),
   answer(BlobsUnsupportedError, { status: 400 }),
+  answer(BlobFeeMarketUnsupportedError, { status: 400 }),
   answer(UnauthenticatedError, { status: 401, headers: () => BASIC_CHALLENGE }),
   answer(NotFoundError, { status: 404 }),
   answer(MethodNotAllowedError, { status: 405, headers: () => ({ allow: ALLOWED_METHODS }) }),
@@ -258,6 +261,9 @@ export const gasPricesRoute = () => readOnlyRoute(jsonEndpoint('gasPrices', getG
  */
 export const replacementFeesRoute = () =>
   readOnlyRoute(jsonEndpoint('replacementFees', (chainId, query) => getReplacementFees(chainId, parseReplacementQuery(query))))
+
+/** Every method of GET /networks/{chainId}/blobFees: blob fees (EIP-4844), on chains with blobs. */
+export const blobFeesRoute = () => readOnlyRoute(jsonEndpoint('blobFees', getBlobFees))
 
 /** Every method of GET /networks/{chainId}/accuracy: the service's measured accuracy over the window it serves. */
 export const accuracyRoute = () => readOnlyRoute(jsonEndpoint('accuracy', getAccuracyReport))

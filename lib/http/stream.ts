@@ -70,14 +70,20 @@ export function openStreams(): { chainId: number; streams: number }[] {
   return [...hubs.values()].map((h) => ({ chainId: h.chainId, streams: h.subscribers.size }))
 }
 
-/** The `fees` event of a report: the five fee endpoints' bodies as the REST endpoints serve them for the same block. */
+/**
+ * The `fees` event of a report: the five fee endpoints' bodies as the REST endpoints serve them for
+ * the same block, and last, on a chain with blobs, GET blobFees' body (`blobFees`).
+ */
 export function feesEvent(
   blockNumber: number,
   stale: boolean,
   bodies: Record<'suggestedGasFees' | 'busyThreshold' | 'baseFeePercentile' | 'baseFeeHistory' | 'baseFeeForecast', string>,
+  blobFees?: string,
 ): string {
   const data = `{"blockNumber":${blockNumber},"stale":${stale},"suggestedGasFees":${bodies.suggestedGasFees},"busyThreshold":${bodies.busyThreshold},"baseFeePercentile":${bodies.baseFeePercentile},"baseFeeHistory":${bodies.baseFeeHistory},"baseFeeForecast":${bodies.baseFeeForecast}}`
-  return `event: fees\nid: ${blockNumber}\ndata: ${data}\n\n`
+  // the blob fees go after every other key: the object's closing brace gives way to them
+  const withBlobs = blobFees === undefined ? data : `${data.slice(0, -1)},"blobFees":${blobFees}}`
+  return `event: fees\nid: ${blockNumber}\ndata: ${withBlobs}\n\n`
 }
 
 /** The `error` event: the JSON error body the REST endpoints would answer (one line: JSON.stringify never emits a newline). */
@@ -95,11 +101,11 @@ async function currentState(
 ): Promise<{ state?: State; key: string; intervalMs?: number; freshUntil?: number; error?: unknown }> {
   try {
     // the hub's looks are not requests: they stay out of the cache-lookup counter
-    const { bodies, meta } = await getFeeReport(chainId, { countLookup: false })
+    const { bodies, meta, blobFees } = await getFeeReport(chainId, { countLookup: false })
     const key = keyOf({ kind: 'fees', block: meta.blockNumber, stale: meta.stale })
     const timing = { intervalMs: meta.blockIntervalMs, freshUntil: meta.freshUntil }
     if (known && key === keyOf(known)) return { key, ...timing }
-    const bytes = encoder.encode(feesEvent(meta.blockNumber, meta.stale, bodies))
+    const bytes = encoder.encode(feesEvent(meta.blockNumber, meta.stale, bodies, blobFees))
     return { key, ...timing, state: { kind: 'fees', block: meta.blockNumber, stale: meta.stale, bytes } }
   } catch (err) {
     if (known?.kind === 'error') return { key: 'error', error: err }

@@ -212,6 +212,7 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
     gasUsedRatio: fh.gasUsedRatio,
     rewardPercentiles: [...p.rewardPercentiles],
     reward: (fh.reward ?? []).map((row) => row.map(hexToDec)),
+    ...blobFieldsOf(fh, blocks, hexToDec),
     ...(headHeader.extraData ? { headExtraData: headHeader.extraData } : {}),
     ...(legacy ? { legacy: true as const } : {}),
     fetchedAt: Date.now(),
@@ -219,6 +220,25 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
 }
 
 type FeeHistory = z.output<typeof RpcFeeHistorySchema>
+
+/**
+ * The window's blob fields (EIP-4844), all three or none: kept only where the node sent both
+ * baseFeePerBlobGas and blobGasUsedRatio for every block of the window (pageOlder drops them when a
+ * page lacks them). The blob fees are computed from them (lib/core/blob-fees.ts), no call of their own.
+ */
+function blobFieldsOf(
+  fh: FeeHistory,
+  blocks: number,
+  hexToDec: (h: string) => string,
+): Pick<FeeWindow, 'baseFeePerBlobGas' | 'nextBaseFeePerBlobGas' | 'blobGasUsedRatio'> {
+  const next = fh.baseFeePerBlobGas?.[blocks]
+  if (fh.baseFeePerBlobGas === undefined || fh.blobGasUsedRatio === undefined || next === undefined) return {}
+  return {
+    baseFeePerBlobGas: fh.baseFeePerBlobGas.slice(0, blocks).map(hexToDec),
+    nextBaseFeePerBlobGas: hexToDec(next),
+    blobGasUsedRatio: fh.blobGasUsedRatio,
+  }
+}
 
 /** Reward rows are one per block, each empty (no tips) or one value per percentile asked. */
 function checkRewards(fh: FeeHistory, p: ReadFeeWindowParameters): FeeHistory {
@@ -277,11 +297,22 @@ async function pageOlder(client: Client, first: FeeHistory, p: ReadFeeWindowPara
         `The upstream node's eth_feeHistory pages do not join (page ${i + 1} of the window's older blocks ends at block ${page.oldestBlock + n - 1}, the next starts at ${joined.oldestBlock}).`,
       )
     }
+    // blob fields only when every page has them (a page's last blob base fee is not checked against
+    // the next page's first: at a fork the node prices "next" with the parent's fork, the block itself
+    // with its own)
+    const blobs =
+      page.baseFeePerBlobGas && page.blobGasUsedRatio && joined.baseFeePerBlobGas && joined.blobGasUsedRatio
+        ? {
+            baseFeePerBlobGas: [...page.baseFeePerBlobGas.slice(0, n), ...joined.baseFeePerBlobGas],
+            blobGasUsedRatio: [...page.blobGasUsedRatio, ...joined.blobGasUsedRatio],
+          }
+        : { baseFeePerBlobGas: undefined, blobGasUsedRatio: undefined }
     joined = {
       oldestBlock: page.oldestBlock,
       baseFeePerGas: [...page.baseFeePerGas.slice(0, n), ...joined.baseFeePerGas],
       gasUsedRatio: [...page.gasUsedRatio, ...joined.gasUsedRatio],
       reward: [...(page.reward ?? []), ...(joined.reward ?? [])],
+      ...blobs,
     }
   }
   const expected = Math.min(p.blockCount, first.oldestBlock + pageSize)

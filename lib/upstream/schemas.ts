@@ -36,10 +36,29 @@ export const RpcFeeHistorySchema = z
           .transform((row) => row ?? []),
       )
       .nullish(),
+    // EIP-4844's blob fields (execution-apis eth_feeHistory; go-ethereum sends them, 0 for blocks
+    // before Cancun): absent, null or empty where a node has none, then left out
+    baseFeePerBlobGas: z
+      .array(Uint128Hex)
+      .nullish()
+      .transform((a) => (a?.length ? a : undefined)),
+    blobGasUsedRatio: z
+      .array(z.number().finite().min(0).max(2))
+      .nullish()
+      .transform((a) => (a?.length ? a : undefined)),
   })
   .refine((h) => h.baseFeePerGas.length === h.gasUsedRatio.length + 1, 'baseFeePerGas must have one entry more than gasUsedRatio')
   // no reward at all (null or absent) is a window without tip data; rows, when sent, one per block
   .refine((h) => h.reward == null || h.reward.length === h.gasUsedRatio.length, 'reward must have one row per block')
+  // blob fields, when sent, like their execution twins: the blob base fees one entry more (the next block's)
+  .refine(
+    (h) => h.baseFeePerBlobGas === undefined || h.baseFeePerBlobGas.length === h.gasUsedRatio.length + 1,
+    'baseFeePerBlobGas must have one entry more than gasUsedRatio',
+  )
+  .refine(
+    (h) => h.blobGasUsedRatio === undefined || h.blobGasUsedRatio.length === h.gasUsedRatio.length,
+    'blobGasUsedRatio must have one entry per block',
+  )
 
 export type RpcBlockHeader = z.infer<typeof RpcBlockHeaderSchema>
 export type RpcFeeHistory = z.infer<typeof RpcFeeHistorySchema>

@@ -17,6 +17,8 @@ export type AnvilOptions = {
   accounts?: number
   /** Genesis timestamp, unix seconds. */
   timestamp?: number
+  /** A genesis file (anvil --init): e.g. one with an excessBlobGas, so the blob base fee starts above 1 wei. */
+  init?: string
 }
 
 export type AnvilNode = { url: string; port: number; chainId: number; process: ChildProcess; stop(): Promise<void> }
@@ -69,6 +71,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
   ]
   if (options.hardfork) args.push('--hardfork', options.hardfork)
   if (options.timestamp !== undefined) args.push('--timestamp', String(options.timestamp))
+  if (options.init) args.push('--init', options.init)
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr?.on('data', (d) => (stderr += String(d)))

@@ -28,6 +28,8 @@ describe('every documented GET answers within the contract', () => {
       `/networks/${live}/baseFeeHistory`,
       `/networks/${live}/baseFeeForecast`,
       `/networks/${live}/accuracy`,
+      // the devnet's anvil reports blobs
+      `/networks/${live}/blobFees`,
       '/v1/supportedNetworks',
       '/v1/supportedChainNames',
       '/healthz',

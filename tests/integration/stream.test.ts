@@ -44,6 +44,7 @@ type FeesData = {
   baseFeePercentile: unknown
   baseFeeHistory: unknown
   baseFeeForecast: unknown
+  blobFees?: unknown
 }
 
 async function stream(chainId: number, cred = OTHER, headers: Record<string, string> = {}): Promise<SseStream> {
@@ -112,6 +113,8 @@ describe('GET /networks/{chainId}/stream', () => {
         'baseFeePercentile',
         'baseFeeHistory',
         'baseFeeForecast',
+        // the devnet's anvil reports blobs: GET blobFees' body, last
+        'blobFees',
       ])
       // events for later blocks; the REST answers fetched right after an event are for its block when the
       // service has not moved on in between: those are compared body for body
@@ -125,7 +128,7 @@ describe('GET /networks/{chainId}/stream', () => {
           // the forecast is made at the event's block
           expect((data.baseFeeForecast as { blockNumber: number }).blockNumber).toBe(data.blockNumber)
           const answers = await Promise.all(
-            (['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory', 'baseFeeForecast'] as const).map(
+            (['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory', 'baseFeeForecast', 'blobFees'] as const).map(
               async (k) => [k, await rest(LIVE, k)] as const,
             ),
           )

@@ -2,7 +2,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { percentileNearestRank } from '@/lib/core/statistics'
 
 /** A block of the fake chain: amounts in wei. */
-export type FakeBlock = { number: number; timestamp: number; baseFee: bigint; gasUsedRatio: number; tips: bigint[] }
+export type FakeBlock = {
+  number: number
+  timestamp: number
+  baseFee: bigint
+  gasUsedRatio: number
+  tips: bigint[]
+  /** EIP-4844: the block's blob base fee (wei; default 1) and blob fullness (default 0), reported when the node has blobs. */
+  blobBaseFee?: bigint
+  blobGasUsedRatio?: number
+}
 
 export type FakeMode =
   | 'ok'
@@ -49,6 +58,13 @@ export type FakeShape = {
   finalizedDepth?: number
   /** The extraData of every block (OP-stack chains carry their EIP-1559 parameters there). */
   extraData?: string
+  /**
+   * EIP-4844: eth_feeHistory reports baseFeePerBlobGas and blobGasUsedRatio, this being the next
+   * block's blob base fee (wei); absent: the node reports no blob fields.
+   */
+  nextBlobBaseFee?: bigint
+  /** Blob fields only in answers that end at the head, none for older pages (a node behind a mixed load balancer). */
+  blobFieldsOnlyAtHead?: boolean
 }
 
 /**
@@ -150,8 +166,17 @@ export async function startFakeRpc(
         : [...window.map((b) => hex(b.baseFee * factor)), hex(next * factor)]
       const paid = (b: FakeBlock) => (legacy ? b.tips.map((t) => b.baseFee + t) : b.tips)
       if (mode === 'absurd') baseFeePerGas[0] = `0x1${'0'.repeat(40)}`
+      const nextBlob = newest === head.number ? opts.nextBlobBaseFee : (following?.blobBaseFee ?? opts.nextBlobBaseFee)
+      const blobs =
+        opts.nextBlobBaseFee !== undefined && nextBlob !== undefined && (!opts.blobFieldsOnlyAtHead || newest === head.number)
+          ? {
+              baseFeePerBlobGas: [...window.map((b) => hex(b.blobBaseFee ?? 1n)), hex(nextBlob)],
+              blobGasUsedRatio: window.map((b) => b.blobGasUsedRatio ?? 0),
+            }
+          : {}
       return {
         oldestBlock: hex(oldest.number),
+        ...blobs,
         baseFeePerGas: mode === 'bad-feehistory' ? baseFeePerGas.slice(1) : baseFeePerGas,
         gasUsedRatio: window.map((b) => b.gasUsedRatio),
         reward: window.map((b) =>

@@ -47,7 +47,27 @@ const dataOf = (event: string) =>
     .find((l) => l.startsWith('data: '))!
     .slice('data: '.length)
 
+const BLOB_FEES = {
+  blockNumber: 1234,
+  estimatedBlobBaseFee: '0.000000001',
+  low: { suggestedMaxFeePerBlobGas: '0.000000003' },
+  medium: { suggestedMaxFeePerBlobGas: '0.000000003' },
+  high: { suggestedMaxFeePerBlobGas: '0.000000003' },
+  blobGasUsedRatio: [0, 1],
+  blobTarget: 6,
+  blobMax: 9,
+}
+
 describe('parseFeesEvent', () => {
+  test("behavior: on a chain with blobs the event's blobFees come along; elsewhere there are none", () => {
+    const withBlobs = parseFeesEvent(dataOf(feesEvent(1234, false, BODIES, JSON.stringify(BLOB_FEES))), 12_000, 0)
+    expect((withBlobs as Exclude<typeof withBlobs, ApiError>).blobFees).toEqual(BLOB_FEES)
+    const without = parseFeesEvent(dataOf(feesEvent(1234, false, BODIES)), 12_000, 0)
+    expect(without).not.toHaveProperty('blobFees')
+    const broken = parseFeesEvent(dataOf(feesEvent(1234, false, BODIES, '{"blockNumber":1234}')), 12_000, 0)
+    expect(broken).toBeInstanceOf(ApiError)
+  })
+
   test('default: the server event becomes one block of page data, fresh, from the stream', () => {
     const data = parseFeesEvent(dataOf(feesEvent(1234, false, BODIES)), 12_000, 5_000)
     expect(data).toEqual({
@@ -107,6 +127,8 @@ describe('loadChain', () => {
     const reads = new Map<string, number>()
     const fetcher = async (path: string) => {
       const endpoint = path.split('/').at(-1)!
+      // a chain without blobs (unless the test gives a blobFees body)
+      if (!(endpoint in BODY)) throw new ApiError(400, `Chain 1 carries no blobs (${endpoint}).`)
       const read = (reads.get(endpoint) ?? 0) + 1
       reads.set(endpoint, read)
       return { data: BODY[endpoint], freshness: freshness(blocks(endpoint, read)) }
@@ -149,6 +171,27 @@ describe('loadChain', () => {
     const { fetcher, reads } = fakeFetcher((endpoint, read) => (endpoint === 'baseFeeHistory' ? 200 + read : 100 + read))
     await expect(loadChain(1, fetcher)).rejects.toThrow(/different blocks/)
     expect(reads.get('suggestedGasFees')).toBe(SAME_BLOCK_TRIES)
+  })
+
+  test('behavior: on a chain with blobs, GET blobFees of the same block too; read again with the others when it straddles', async () => {
+    BODY.blobFees = BLOB_FEES
+    try {
+      const { fetcher, reads } = fakeFetcher((endpoint, read) => (read === 1 && endpoint === 'blobFees' ? 99 : 100))
+      const data = await loadChain(1, fetcher)
+      expect(data.blobFees).toEqual(BLOB_FEES)
+      expect(data.freshness.blockNumber).toBe(100)
+      expect(reads.get('blobFees')).toBe(2)
+      expect(reads.get('suggestedGasFees')).toBe(2)
+    } finally {
+      delete BODY.blobFees
+    }
+  })
+
+  test('behavior: a chain without blobs (blobFees 400) has no blob fees and the rest as ever', async () => {
+    const { fetcher } = fakeFetcher(() => 100)
+    const data = await loadChain(1, fetcher)
+    expect(data).not.toHaveProperty('blobFees')
+    expect(data.fees).toEqual(FEES)
   })
 
   test('error: a failed read is passed on', async () => {

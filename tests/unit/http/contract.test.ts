@@ -28,6 +28,16 @@ const FORECAST = {
   estimatedBaseFee: '16.05',
   horizons: Array.from({ length: 10 }, (_, i) => ({ blocks: i + 1, p50: '16.05', p90: '16.05', p99: '16.05', bound: null })),
 }
+const BLOB_FEES = {
+  blockNumber: 550,
+  estimatedBlobBaseFee: '0.000023461',
+  low: { suggestedMaxFeePerBlobGas: '0.000043966' },
+  medium: { suggestedMaxFeePerBlobGas: '0.000043966' },
+  high: { suggestedMaxFeePerBlobGas: '0.000043966' },
+  blobGasUsedRatio: [0, 0.5, 1],
+  blobTarget: 14,
+  blobMax: 21,
+}
 const ok: LiveAnswer = { method: 'GET', path: '/networks/1/suggestedGasFees', status: 200, headers: new Headers(FRESHNESS), body: FEES }
 const error = (status: number, headers: Record<string, string> = {}): LiveAnswer => ({
   method: 'GET',
@@ -54,6 +64,7 @@ describe('contractViolations', () => {
         body: { ...FORECAST, horizons: FORECAST.horizons.map((h) => ({ ...h, bound: '20.5' })) },
       },
     ],
+    ['blob fees', { ...ok, path: '/networks/1/blobFees', body: BLOB_FEES }],
     [
       '/readyz 503 with its chains',
       {
@@ -104,6 +115,17 @@ describe('contractViolations', () => {
       { ...ok, path: '/networks/1/baseFeeForecast', body: { ...FORECAST, method: 'window' } },
       /additional properties/,
     ],
+    ['blob fees without blobMax', { ...ok, path: '/networks/1/blobFees', body: { ...BLOB_FEES, blobMax: undefined } }, /blobMax/],
+    [
+      'blob fees with an extra field',
+      { ...ok, path: '/networks/1/blobFees', body: { ...BLOB_FEES, fork: 'BPO2' } },
+      /additional properties/,
+    ],
+    [
+      'a blob fee in wei, not gwei',
+      { ...ok, path: '/networks/1/blobFees', body: { ...BLOB_FEES, estimatedBlobBaseFee: 23461 } },
+      /estimatedBlobBaseFee/,
+    ],
   ])('error: %s', (_, answer, message) => {
     const { violations } = contractViolations(answer)
     expect(violations.join('\n')).toMatch(message)
@@ -123,11 +145,14 @@ describe('streamEventViolations', () => {
   }
   test('default: fees and error events', () => {
     expect(streamEventViolations('fees', event)).toEqual([])
+    // on a chain with blobs, GET blobFees' body as well
+    expect(streamEventViolations('fees', { ...event, blobFees: BLOB_FEES })).toEqual([])
     expect(streamEventViolations('error', { statusCode: 503, error: 'Service Unavailable', message: 'm' })).toEqual([])
   })
   test('error: a wrong event or data', () => {
     expect(streamEventViolations('fees', { ...event, blockNumber: -1 })).not.toEqual([])
     expect(streamEventViolations('fees', { ...event, baseFeeForecast: undefined })).not.toEqual([])
+    expect(streamEventViolations('fees', { ...event, blobFees: { ...BLOB_FEES, low: {} } })).not.toEqual([])
     expect(streamEventViolations('update', event)).toEqual(['stream: event "update" is not documented'])
   })
 })

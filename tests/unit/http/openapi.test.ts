@@ -58,6 +58,7 @@ describe('openApiDocument', () => {
     ['/networks/{chainId}/baseFeeForecast', ['200', '400', '401', '429', '500', '502', '503']],
     ['/networks/{chainId}/accuracy', ['200', '400', '401', '429', '500', '502', '503']],
     ['/networks/{chainId}/replacementFees', ['200', '400', '401', '429', '500', '502', '503']],
+    ['/networks/{chainId}/blobFees', ['200', '400', '401', '429', '500', '502', '503']],
     ['/networks/{chainId}/stream', ['200', '400', '401', '429', '500', '503']],
     ['/v1/supportedNetworks', ['200', '401', '429', '500', '503']],
     ['/metrics', ['200', '401', '404', '429', '500', '503']],

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import {
   BlobsUnsupportedError,
+  BlobFeeMarketUnsupportedError,
   FeeMarketUnsupportedError,
   InvalidChainIdError,
   InvalidQueryError,
@@ -23,6 +24,16 @@ describe('toErrorResponse', () => {
     const res = toErrorResponse(new FeeMarketUnsupportedError(31339))
     expect(res.status).toBe(400)
     expect(ErrorBodySchema.parse(await res.json()).message).toMatch(/does not use EIP-1559/)
+  })
+
+  test('error: blobFees of a chain without blobs is 400, the message saying so', async () => {
+    const res = toErrorResponse(new BlobFeeMarketUnsupportedError(10))
+    expect(res.status).toBe(400)
+    expect(ErrorBodySchema.parse(await res.json())).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Chain 10 carries no blobs (EIP-4844 blob transactions), so no blob fees exist for it.',
+    })
   })
 
   test('error: gasPrices of a legacy chain with no priced transaction is 503 with Retry-After', async () => {

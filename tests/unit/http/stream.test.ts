@@ -73,7 +73,7 @@ vi.mock('@/lib/fees', () => ({
 const API_KEYS = ['k', 'slow', 'fast', 'limited'].map((k) => `${k}:${k}-secret-0123456789abcdef`).join(', ')
 process.env.API_KEYS = API_KEYS
 
-const { streamGET, streamHEAD, openStreams } = await import('@/lib/http/stream')
+const { feesEvent, streamGET, streamHEAD, openStreams } = await import('@/lib/http/stream')
 const { IDENTITY_HEADER, signIdentity } = await import('@/lib/auth/identity')
 const { UpstreamUnavailableError } = await import('@/lib/core/errors')
 
@@ -329,5 +329,37 @@ describe('the stream hub', () => {
     expect([a.res.status, b.res.status]).toEqual([200, 200])
     a.abort()
     b.abort()
+  })
+})
+
+describe('feesEvent', () => {
+  const bodies = {
+    suggestedGasFees: '{"a":1}',
+    busyThreshold: '{"busyThreshold":"1"}',
+    baseFeePercentile: '{"baseFeePercentile":"1"}',
+    baseFeeHistory: '["1"]',
+    baseFeeForecast: '{"blockNumber":7}',
+  }
+  const data = (event: string) => JSON.parse(/^data: (.*)$/m.exec(event)?.[1] ?? 'null') as Record<string, unknown>
+
+  test('default: the five bodies, no blobFees on a chain without blobs', () => {
+    expect(Object.keys(data(feesEvent(7, false, bodies)))).toEqual([
+      'blockNumber',
+      'stale',
+      'suggestedGasFees',
+      'busyThreshold',
+      'baseFeePercentile',
+      'baseFeeHistory',
+      'baseFeeForecast',
+    ])
+  })
+
+  test("behavior: on a chain with blobs, GET blobFees' body goes last, byte for byte", () => {
+    const blob = '{"blockNumber":7,"estimatedBlobBaseFee":"0.000000001"}'
+    const event = feesEvent(7, true, bodies, blob)
+    expect(event).toMatch(/^event: fees\nid: 7\ndata: .*\n\n$/)
+    expect(Object.keys(data(event)).at(-1)).toBe('blobFees')
+    expect(event).toContain(`,"blobFees":${blob}}`)
+    expect(data(event).stale).toBe(true)
   })
 })

@@ -297,3 +297,90 @@ describe('readFeeWindow', () => {
     expect(w.blockIntervalMs).toBe(12_000)
   })
 })
+
+describe('readFeeWindow: blob fields (EIP-4844)', () => {
+  // the recorded blocks with blob base fees and fullness of their own (a made-up but valid blob market)
+  const blobChain = {
+    ...chain,
+    blocks: chain.blocks.map((b, i) => ({ ...b, blobBaseFee: 1_000_000n + BigInt(i) * 1_000n, blobGasUsedRatio: (i % 7) / 6 })),
+    nextBlobBaseFee: 1_200_000n,
+  }
+  async function blobNode(shape: FakeShape = {}) {
+    const s = await startFakeRpc({ chainId: 1, ...blobChain, ...shape })
+    servers.push(s)
+    return s
+  }
+
+  test('default: the blob base fees, the next one and the blob fullness are kept from the same eth_feeHistory (no other call)', async () => {
+    const s = await blobNode()
+    const w = await read([s.url])
+    expect(s.calls.filter((c) => c === 'eth_feeHistory')).toHaveLength(1)
+    expect(w.nextBaseFeePerBlobGas).toBe('1200000')
+    expect(w.baseFeePerBlobGas).toHaveLength(500)
+    expect(w.blobGasUsedRatio).toHaveLength(500)
+    // the recorded blocks are the newest 100 of the window; the fake's older blocks report 1 wei and 0
+    expect(w.baseFeePerBlobGas?.slice(400)).toEqual(blobChain.blocks.map((b) => String(b.blobBaseFee)))
+    expect(w.blobGasUsedRatio?.slice(400)).toEqual(blobChain.blocks.map((b) => b.blobGasUsedRatio))
+    expect(w.baseFeePerBlobGas?.[0]).toBe('1')
+  })
+
+  test('behavior: a node without blob fields gives a window without them (none of the three)', async () => {
+    const w = await read([(await fake()).url])
+    expect(w).not.toHaveProperty('baseFeePerBlobGas')
+    expect(w).not.toHaveProperty('nextBaseFeePerBlobGas')
+    expect(w).not.toHaveProperty('blobGasUsedRatio')
+  })
+
+  test('behavior: paged history (a provider capping eth_feeHistory at 100) carries the blob fields of every page, as one read does', async () => {
+    const whole = await read([(await blobNode()).url])
+    const capped = await blobNode({ feeHistoryCap: 100 })
+    const w = await read([capped.url])
+    expect(capped.requests()).toBe(2)
+    expect(w.baseFeePerBlobGas).toEqual(whole.baseFeePerBlobGas)
+    expect(w.blobGasUsedRatio).toEqual(whole.blobGasUsedRatio)
+    expect(w.nextBaseFeePerBlobGas).toBe(whole.nextBaseFeePerBlobGas)
+  })
+
+  test('behavior: older pages without blob fields drop them all: never a window whose blob fields cover part of it', async () => {
+    const s = await blobNode({ feeHistoryCap: 100, blobFieldsOnlyAtHead: true })
+    const w = await read([s.url])
+    expect(w.baseFeePerGas).toHaveLength(500)
+    expect(w).not.toHaveProperty('baseFeePerBlobGas')
+    expect(w).not.toHaveProperty('nextBaseFeePerBlobGas')
+    expect(w).not.toHaveProperty('blobGasUsedRatio')
+  })
+
+  const history = { oldestBlock: '0x1', baseFeePerGas: ['0x1', '0x1', '0x1'], gasUsedRatio: [0.5, 0.5] }
+  test.each([
+    ['absent', {}],
+    ['null', { baseFeePerBlobGas: null, blobGasUsedRatio: null }],
+    ['empty', { baseFeePerBlobGas: [], blobGasUsedRatio: [] }],
+  ])('behavior: blob fields %s are no blob fields, not a malformed answer', (_, blob) => {
+    const fh = RpcFeeHistorySchema.parse({ ...history, ...blob })
+    expect(fh.baseFeePerBlobGas).toBeUndefined()
+    expect(fh.blobGasUsedRatio).toBeUndefined()
+  })
+
+  test.each([
+    [
+      'a blob base fee short (no next one)',
+      { baseFeePerBlobGas: ['0x1', '0x1'], blobGasUsedRatio: [0, 0] },
+      /baseFeePerBlobGas must have one entry more/,
+    ],
+    [
+      'a blob fullness short',
+      { baseFeePerBlobGas: ['0x1', '0x1', '0x1'], blobGasUsedRatio: [0] },
+      /blobGasUsedRatio must have one entry per block/,
+    ],
+    [
+      'a blob base fee wider than 128 bits',
+      { baseFeePerBlobGas: ['0x1', '0x1', `0x1${'0'.repeat(32)}`], blobGasUsedRatio: [0, 0] },
+      /128 bits/,
+    ],
+    ['a negative blob fullness', { baseFeePerBlobGas: ['0x1', '0x1', '0x1'], blobGasUsedRatio: [0, -1] }, /blobGasUsedRatio/],
+  ])('error: %s is a malformed answer', (_, blob, message) => {
+    const result = RpcFeeHistorySchema.safeParse({ ...history, ...blob })
+    expect(result.success).toBe(false)
+    expect(JSON.stringify(result.error?.issues)).toMatch(message)
+  })
+})

@@ -7,7 +7,7 @@ export const dynamic = 'force-dynamic'
 function notFound(): Response {
   return toErrorResponse(
     new NotFoundError(
-      'No such endpoint. Use suggestedGasFees, busyThreshold, baseFeePercentile, baseFeeHistory, baseFeeForecast, gasPrices, replacementFees, accuracy or stream.',
+      'No such endpoint. Use suggestedGasFees, busyThreshold, baseFeePercentile, baseFeeHistory, baseFeeForecast, gasPrices, replacementFees, blobFees, accuracy or stream.',
     ),
   )
 }

@@ -1,0 +1,48 @@
+import type { BlobFeesBody } from '@/lib/core/schemas'
+import { formatPercent } from './format'
+import { Gwei } from './gwei'
+
+const LEVELS = [
+  ['low', 'Low'],
+  ['medium', 'Medium'],
+  ['high', 'High'],
+] as const
+
+/**
+ * Blob fees (EIP-4844) of the same block as the rest of the view: the next block's blob base fee and
+ * each level's maxFeePerBlobGas, with the head fork's blob target and maximum and the latest block's
+ * blob fullness. Shown only on chains with blobs (the stream's `blobFees`, or GET blobFees while polling).
+ */
+export function BlobPanel({ blob }: { blob: BlobFeesBody }) {
+  const latest = blob.blobGasUsedRatio.at(-1)
+  return (
+    <section aria-labelledby="blob-heading" data-testid="blob-panel" data-block={blob.blockNumber}>
+      <h2 id="blob-heading" className="text-lg font-semibold">
+        Blob fees
+      </h2>
+      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+        Per blob gas, for blob (EIP-4844) transactions: <code>maxFeePerBlobGas</code> per level; only the blob base fee is paid.
+      </p>
+      <div className="mt-3 grid grid-cols-1 gap-4 md:grid-cols-4">
+        <article className="rounded-xl border border-slate-300 p-4 dark:border-slate-700">
+          <h3 className="font-semibold">Next blob base fee</h3>
+          <p className="mt-2 text-2xl font-semibold">
+            <Gwei value={blob.estimatedBlobBaseFee} testId="blob-base-fee" />
+          </p>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="blob-capacity">
+            {latest === undefined ? '' : `last block ${formatPercent(latest)} full · `}target {blob.blobTarget}, max {blob.blobMax} blobs
+          </p>
+        </article>
+        {LEVELS.map(([key, title]) => (
+          <article key={key} className="rounded-xl border border-slate-300 p-4 dark:border-slate-700">
+            <h3 className="font-semibold">{title}</h3>
+            <p className="mt-2 text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">Max fee per blob gas</p>
+            <p className="text-lg">
+              <Gwei value={blob[key].suggestedMaxFeePerBlobGas} testId={`blob-${key}`} />
+            </p>
+          </article>
+        ))}
+      </div>
+    </section>
+  )
+}
