@@ -142,3 +142,13 @@ export function blobScheduleOf(chainId: number): BlobSchedule | null | 'unknown'
   if (Object.hasOwn(NO_BLOB_CHAINS, chainId)) return null
   return 'unknown'
 }
+
+/**
+ * Whether a chain takes blob (type-3) transactions, as far as the tables know: a chain of
+ * NO_BLOB_CHAINS does not; one of BLOB_SCHEDULES does; a chain they do not name (a devnet) is allowed
+ * them (GET replacementFees only prices a replacement; GET blobFees asks its node). The one table
+ * behind both endpoints.
+ */
+export function takesBlobTransactions(chainId: number): boolean {
+  return blobScheduleOf(chainId) !== null
+}

@@ -184,34 +184,6 @@ export const CHAIN_FEE_POLICIES: Readonly<Record<number, ChainFeePolicy>> = {
   43114: avalanche, // Avalanche C-Chain
 }
 
-/**
- * Whether a family's chains take blob (EIP-4844, type-3) transactions: GET replacementFees refuses a
- * maxFeePerBlobGas for the others. The window (eth_feeHistory without blob fields) cannot tell, so it
- * is a fact per family; an unknown chain (a devnet, anvil) is allowed blobs: anvil runs Cancun and
- * later by default, and the query only prices a replacement, it sends nothing.
- */
-const TAKES_BLOB_TRANSACTIONS: Readonly<Record<ChainFeePolicy['family'], boolean>> = {
-  // Cancun (Ethereum mainnet 2024-03-13, Sepolia 2024-01-30)
-  ethereum: true,
-  // BEP-336 (EIP-4844 on BSC), the Tycho hard fork of bsc v1.4.7, mainnet June 2024
-  bsc: true,
-  // op-geth core/txpool/validation.go ValidateTransaction: IsOptimism() and BlobTxType → ErrTxTypeNotSupported
-  'op-stack': false,
-  // bor eth/backend.go: "Blob pool is removed from Subpool for Bor" (only the legacy pool)
-  'polygon-pos': false,
-  // OffchainLabs/go-ethereum PR #533: "Arbitrum chains don't support blob posting"
-  arbitrum: false,
-  // neither chain's pool takes type-3 transactions (their docs; not checked in their sources here)
-  linea: false,
-  avalanche: false,
-  default: true,
-}
-
-/** Whether the chain of this policy takes blob transactions (TAKES_BLOB_TRANSACTIONS). */
-export function takesBlobTransactions(policy: Pick<ChainFeePolicy, 'family'>): boolean {
-  return TAKES_BLOB_TRANSACTIONS[policy.family]
-}
-
 /** An override of some fields of a chain's row (configuration: CHAIN_FEE_POLICIES). */
 export type ChainFeePolicyOverride = Partial<Omit<ChainFeePolicy, 'family'>>
 

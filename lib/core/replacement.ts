@@ -250,7 +250,12 @@ export function minimumReplacement(fees: TransactionFees, rules: readonly Replac
 }
 
 /** What a level suggests now, wei: EIP-1559 fees (absent on a chain without EIP-1559) and a legacy gas price. */
-export type LevelSuggestion = { fees?: Pick<LevelEstimate, 'maxFeePerGas' | 'maxPriorityFeePerGas'>; gasPrice: bigint }
+export type LevelSuggestion = {
+  fees?: Pick<LevelEstimate, 'maxFeePerGas' | 'maxPriorityFeePerGas'>
+  gasPrice: bigint
+  /** The level's maxFeePerBlobGas (GET blobFees), wei, where the chain has blob fees. */
+  maxFeePerBlobGas?: bigint
+}
 
 /**
  * Each level's suggestion for a window, wei, as suggestedGasFees and gasPrices answer them for it:
@@ -275,8 +280,8 @@ export type ReplacementFees = Record<'minimum' | Urgency, TransactionFees>
 
 /**
  * The replacement fees: `minimum` (minimumReplacement) and, per level, the larger of the minimum and the
- * level's current suggestion, field by field, with the tip never above the max fee. A blob fee has no
- * level suggestion here (the blob-fee levels are GET blobFees'): each level's is the minimum's.
+ * level's current suggestion, field by field, with the tip never above the max fee. A blob fee's
+ * suggestion is GET blobFees' level (where the window has blob fees; else the minimum's).
  */
 export function replacementFees(fees: TransactionFees, suggestions: Record<Urgency, LevelSuggestion>): ReplacementFees {
   const minimum = minimumReplacement(fees)
@@ -287,7 +292,7 @@ export function replacementFees(fees: TransactionFees, suggestions: Record<Urgen
     // never above the minimum's max fee, so the clamp keeps it
     const maxPriorityFeePerGas = min(max(minimum.maxPriorityFeePerGas, s.fees?.maxPriorityFeePerGas ?? 0n), maxFeePerGas)
     return minimum.type === 'blob'
-      ? { type: 'blob', maxFeePerGas, maxPriorityFeePerGas, maxFeePerBlobGas: minimum.maxFeePerBlobGas }
+      ? { type: 'blob', maxFeePerGas, maxPriorityFeePerGas, maxFeePerBlobGas: max(minimum.maxFeePerBlobGas, s.maxFeePerBlobGas ?? 0n) }
       : { type: 'eip1559', maxFeePerGas, maxPriorityFeePerGas }
   }
   return { minimum, low: at(suggestions.low), medium: at(suggestions.medium), high: at(suggestions.high) }

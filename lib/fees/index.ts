@@ -13,13 +13,14 @@ import type { SupportedChainNames, SupportedNetworks } from '../core/schemas'
 import { getServerEnv, type ServerEnv } from '../env'
 import { assessReadiness, type Readiness } from '../core/readiness'
 import { BlobFeeMarketUnsupportedError, BlobsUnsupportedError, FeeMarketUnsupportedError, UnsupportedChainError } from '../core/errors'
-import { takesBlobTransactions, type ChainFeePolicy } from '../core/chain-policy'
+import type { ChainFeePolicy } from '../core/chain-policy'
 import { buildFeeReport, buildLegacyGasPrices, type FeeReport } from '../core/report'
-import { buildBlobFees } from '../core/blob-fees'
-import { blobScheduleOf } from '../core/blob-schedule'
+import { blobFeesOf, buildBlobFees } from '../core/blob-fees'
+import { takesBlobTransactions } from '../core/blob-schedule'
 import type { FeeWindow } from '../core/types'
 import { processSingleton } from '../core/process-singleton'
-import { levelSuggestions, minimumReplacement, replacementFees, type TransactionFees } from '../core/replacement'
+import { levelSuggestions, minimumReplacement, replacementFees, type LevelSuggestion, type TransactionFees } from '../core/replacement'
+import type { Urgency } from '../core/types'
 import { formatGwei } from '../core/units'
 
 export type { FeeReport } from '../core/report'
@@ -172,7 +173,7 @@ export async function getFeeReport(
  * @throws UnsupportedChainError, BlobFeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError
  */
 export async function getBlobFees(chainId: number): Promise<{ body: string; meta: ReportMeta }> {
-  if (getChain(chainId) && blobScheduleOf(chainId) === null) throw new BlobFeeMarketUnsupportedError(chainId)
+  if (getChain(chainId) && !takesBlobTransactions(chainId)) throw new BlobFeeMarketUnsupportedError(chainId)
   const { window, policy, meta } = await servedWindow(chainId, { feeMarket: false })
   const blob = blobFeesFor(window, policy)
   if ('error' in blob) throw blob.error
@@ -193,6 +194,24 @@ export async function getGasPrices(chainId: number): Promise<{ body: string; met
 /** Each level's current suggestion in wei (lib/core/replacement.ts levelSuggestions), once per window. */
 const suggestionsFor = perWindow('replacement-suggestions', levelSuggestions)
 
+/**
+ * The levels' suggestions with GET blobFees' maxFeePerBlobGas per level, where the window has blob
+ * fees; without them (a node that reports none), each level's blob fee stays the minimum's.
+ */
+function withBlobLevels(window: FeeWindow, suggestions: Record<Urgency, LevelSuggestion>): Record<Urgency, LevelSuggestion> {
+  let levels: Record<Urgency, bigint>
+  try {
+    levels = blobFeesOf(window).levels
+  } catch {
+    return suggestions
+  }
+  return {
+    low: { ...suggestions.low, maxFeePerBlobGas: levels.low },
+    medium: { ...suggestions.medium, maxFeePerBlobGas: levels.medium },
+    high: { ...suggestions.high, maxFeePerBlobGas: levels.high },
+  }
+}
+
 /** A replacement's fees as the API writes them: decimal gwei, the fields of the query's transaction type. */
 function gweiFees(fees: TransactionFees): Record<string, string> {
   const { type: _type, ...amounts } = fees
@@ -209,11 +228,14 @@ function gweiFees(fees: TransactionFees): Record<string, string> {
  */
 export async function getReplacementFees(chainId: number, fees: TransactionFees): Promise<{ body: string; meta: ReportMeta }> {
   const chain = getChain(chainId)
-  if (chain && fees.type === 'blob' && !takesBlobTransactions(feePolicyOf(chain))) throw new BlobsUnsupportedError(chainId)
+  if (chain && fees.type === 'blob' && !takesBlobTransactions(chainId)) throw new BlobsUnsupportedError(chainId)
   // a fee too high to bump is the query's fault: said before any read
   minimumReplacement(fees)
   const { window, policy, meta } = await servedWindow(chainId, { feeMarket: fees.type !== 'legacy' })
-  const answer = replacementFees(fees, suggestionsFor(window, policy))
+  const answer = replacementFees(
+    fees,
+    fees.type === 'blob' ? withBlobLevels(window, suggestionsFor(window, policy)) : suggestionsFor(window, policy),
+  )
   const body = JSON.stringify({
     minimum: gweiFees(answer.minimum),
     low: gweiFees(answer.low),

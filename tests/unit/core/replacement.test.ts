@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { chainFeePolicy, takesBlobTransactions } from '@/lib/core/chain-policy'
+import { chainFeePolicy } from '@/lib/core/chain-policy'
+import { takesBlobTransactions } from '@/lib/core/blob-schedule'
 import { InvalidQueryError } from '@/lib/core/errors'
 import {
   levelSuggestions,
@@ -208,7 +209,25 @@ describe('replacementFees', () => {
     for (const l of Object.values(answer)) if (l.type === 'eip1559') expect(l.maxPriorityFeePerGas).toBeLessThanOrEqual(l.maxFeePerGas)
   })
 
-  test('behavior: a blob transaction keeps the minimum blob fee at every level', () => {
+  test("behavior: a blob transaction's levels take GET blobFees' level where it is higher than the minimum, the minimum where not", () => {
+    const withBlob = (s: ReturnType<typeof suggestion>, blob: bigint) => ({ ...s, maxFeePerBlobGas: blob })
+    const answer = replacementFees(
+      { type: 'blob', maxFeePerGas: 10n * GWEI, maxPriorityFeePerGas: GWEI, maxFeePerBlobGas: 5n * GWEI },
+      levels(
+        withBlob(suggestion(30n * GWEI, GWEI), 3n * GWEI),
+        withBlob(suggestion(31n * GWEI, 3n * GWEI), 12n * GWEI),
+        withBlob(suggestion(32n * GWEI, 4n * GWEI), 15n * GWEI),
+      ),
+    )
+    // the minimum doubles the pending 5 gwei: 10 gwei; low's 3 gwei is under it, medium's 12 and high's 15 are not
+    expect([answer.low, answer.medium, answer.high].map((l) => (l.type === 'blob' ? l.maxFeePerBlobGas : 0n))).toEqual([
+      10n * GWEI,
+      12n * GWEI,
+      15n * GWEI,
+    ])
+  })
+
+  test('behavior: a blob transaction without blob-fee levels (a node that reports no blob fees) keeps the minimum blob fee at every level', () => {
     const answer = replacementFees(
       { type: 'blob', maxFeePerGas: 10n * GWEI, maxPriorityFeePerGas: GWEI, maxFeePerBlobGas: 5n * GWEI },
       levels(suggestion(30n * GWEI, GWEI), suggestion(31n * GWEI, 3n * GWEI), suggestion(32n * GWEI, 4n * GWEI)),
@@ -271,6 +290,6 @@ describe('takesBlobTransactions', () => {
     [43114, false],
     [31337, true],
   ])('behavior: chain %s: %s', (chainId, blobs) => {
-    expect(takesBlobTransactions(chainFeePolicy(chainId))).toBe(blobs)
+    expect(takesBlobTransactions(chainId)).toBe(blobs)
   })
 })
