@@ -15,6 +15,7 @@ import { levelHorizon } from '@/lib/core/estimator'
 import { BlobFeesSchema } from '@/lib/core/schemas'
 import type { FeeWindow } from '@/lib/core/types'
 import { parseGwei } from '@/lib/core/units'
+import { createRandom } from '@/scripts/devnet/traffic-model'
 
 const mainnet = blobScheduleOf(1) as BlobSchedule
 const fork = (name: string, s: BlobSchedule = mainnet): BlobFork => s.find((f) => f.name === name)!
@@ -51,17 +52,8 @@ function refExcess(parent: Header, f: BlobFork): bigint {
   return parent.excess + parent.used - target
 }
 
-/** A deterministic pseudo-random sequence (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** A deterministic pseudo-random sequence (mulberry32, the devnet's), so a failure can be replayed. */
+const random = createRandom
 
 /**
  * The blob base fees of blocks head+1 … head+`blocks`, brute force: block head+1 has excess `e1`;
