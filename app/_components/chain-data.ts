@@ -97,7 +97,10 @@ export async function loadChain(chainId: number, fetcher: typeof fetchApi = fetc
         busy: busy.data.busyThreshold,
         history: history.data,
         forecast: forecast.data,
-        freshness: { ...fees.freshness, stale: [fees, p50, busy, history, forecast].some((r) => r.freshness.stale) },
+        freshness: {
+          ...fees.freshness,
+          stale: [fees, p50, busy, history, forecast, ...(blobFees ? [blobFees] : [])].some((r) => r.freshness.stale),
+        },
         source: 'polling',
         ...(blobFees ? { blobFees: blobFees.data } : {}),
       }

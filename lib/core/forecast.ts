@@ -25,6 +25,9 @@
 import type { ChainFeePolicy } from './chain-policy'
 import { mulDivCeil, PPM } from './units'
 
+/** The most any fee field holds (2^256 − 1 wei): no quantile or cap is served above it. */
+const MAX_FEE_WEI = (1n << 256n) - 1n
+
 /** What the forecast needs of a chain's policy: its bounds, and whether they are its rule. */
 export type BoundsPolicy = Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'maxBaseFeeFallPpm' | 'enforceBaseFeeBounds' | 'liveParamsRead'>
 
@@ -137,7 +140,11 @@ function quantile(values: Float64Array, q: number): number {
 /** Rises (ppm) applied k − 1 times from `next`, rounding up (a bound never rounds below the rule). */
 function grown(next: bigint, ppm: bigint, steps: number, up: boolean): bigint {
   let v = next
-  for (let i = 0; i < steps; i++) v = up ? mulDivCeil(v, PPM + ppm, PPM) : (v * (PPM - ppm)) / PPM
+  for (let i = 0; i < steps; i++) {
+    v = up ? mulDivCeil(v, PPM + ppm, PPM) : (v * (PPM - ppm)) / PPM
+    // never past what a fee field holds (a chain whose measured interval rounds to 0 ms has thousands of rises)
+    if (v > MAX_FEE_WEI) return MAX_FEE_WEI
+  }
   return v
 }
 
@@ -212,11 +219,18 @@ export function fitForecast(baseFees: readonly bigint[], next: bigint, policy: B
 const clampBig = (v: bigint, lo: bigint, hi: bigint | null) => (v < lo ? lo : hi !== null && v > hi ? hi : v)
 
 /** exp(log) × next as wei, rounded up. */
-const scaled = (next: bigint, log: number): bigint => {
+/**
+ * next × exp(log), rounded up, or `beyond` when the factor is past what a float holds (a window of
+ * absurd steps on a chain with no bound: exp overflows, or the 1e9 fixed point does): the bound path
+ * then, never the next base fee, which would claim no rise at all. Never above 2^256 − 1 wei.
+ */
+const scaled = (next: bigint, log: number, beyond: bigint): bigint => {
   const factor = Math.exp(log)
-  if (!Number.isFinite(factor)) return next
   // 1e9 fixed point keeps 9 digits of the factor
-  return mulDivCeil(next, BigInt(Math.round(factor * 1e9)), 1_000_000_000n)
+  const fixed = factor * 1e9
+  if (!Number.isFinite(fixed)) return beyond > MAX_FEE_WEI ? MAX_FEE_WEI : beyond
+  const v = mulDivCeil(next, BigInt(Math.round(fixed)), 1_000_000_000n)
+  return v > MAX_FEE_WEI ? MAX_FEE_WEI : v
 }
 
 /** The q-quantile of the base fee of block head + k (k ≥ 1). */
@@ -227,7 +241,7 @@ export function baseFeeQuantile(model: ForecastModel, k: number, q: number): big
   if (!model.fit) return hi
   const r = model.fit.residuals[k - 1]
   if (!r || r.length === 0) return hi
-  return clampBig(scaled(model.next, model.fit.mean[k - 1]! + quantile(r, q)), lo, model.enforced ? hi : null)
+  return clampBig(scaled(model.next, model.fit.mean[k - 1]! + quantile(r, q), hi), lo, model.enforced ? hi : null)
 }
 
 /**
@@ -243,7 +257,7 @@ export function baseFeeCap(model: ForecastModel, horizon: number, q: number): bi
   if (!fit || !r || r.length === 0) return hi
   let topMean = Number.NEGATIVE_INFINITY
   for (let k = 1; k <= horizon; k++) topMean = Math.max(topMean, fit.mean[k - 1]!)
-  let cap = scaled(model.next, topMean + quantile(r, q))
+  let cap = scaled(model.next, topMean + quantile(r, q), hi)
   // covering every block with probability q covers each one with at least q: never under a single block's quantile
   for (let k = 2; k <= horizon; k++) {
     const single = baseFeeQuantile(model, k, q)

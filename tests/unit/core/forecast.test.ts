@@ -127,6 +127,22 @@ describe('forecastBaseFee', () => {
     expect(baseFeeCap(fitForecast(baseFees, next, ethereum), 9, 0.9)).toBe(grown(next, 125_000n, 8))
   })
 
+  test('error: absurd steps on a chain with no bound (a base fee from 1 wei to 2^124 in a block): no crash, every quantile at most 2^256 − 1 wei, and at least the next base fee at p99', () => {
+    const window = [...Array(498).fill(1n), 2n]
+    for (const next of [2n ** 110n, 2n ** 124n, 2n ** 126n, 2n ** 127n]) {
+      for (const policy of [DEFAULT_FEE_POLICY, ethereum]) {
+        const f = forecastBaseFee(window, next, policy)
+        for (const h of f.horizons) {
+          expect(h.p99 <= (1n << 256n) - 1n).toBe(true)
+          expect(h.p99 >= h.p90 && h.p90 >= h.p50).toBe(true)
+          if (h.bound !== null) expect(h.p99 <= h.bound).toBe(true)
+        }
+        expect(f.horizons[9]!.p99 >= next).toBe(true)
+        expect(baseFeeCap(fitForecast(window, next, policy), 9, 0.9) <= (1n << 256n) - 1n).toBe(true)
+      }
+    }
+  })
+
   test('behavior: on a simulated market with persistent fullness, the quantiles cover their share of the blocks that follow (±3 points)', () => {
     // 3,000 blocks of the calm market; a forecast at every 5th block from the 500th on, judged on what came
     const fullness = calm(3_000, 7)
