@@ -121,6 +121,18 @@ export type ReadPhase = {
    * over the last ~8 blocks, 0 to 1). Past IRREGULAR_LIMIT the chain has no step to time reads on.
    */
   irregular: number
+  /**
+   * The chain's wall-clock pace, learned from bracketed arrivals only: a block found by a read right
+   * after one that came too early for it reached the node between the early read's start and the
+   * finding read's end. `brackets` are the last of those, `[head, after, before]` (ms since the
+   * epoch); `paceMs` is the wall time per block that fits all of them (0: not known yet), and
+   * `paceErrMs` half the range of paces that do, ms.
+   */
+  brackets: [number, number, number][]
+  paceMs: number
+  paceErrMs: number
+  /** The newest head whose arrival was bracketed (0: none). */
+  bracketHead: number
 }
 
 /** The same window with amounts as bigint wei, for the math. */

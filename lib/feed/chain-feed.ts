@@ -1,7 +1,7 @@
 import 'server-only'
 import { feePolicyOf, type ChainConfig } from '../chains/registry'
 import { REWARD_PERCENTILES } from '../core/estimator'
-import { ceilingAllowsAt, MAX_PERIOD_MS, MAX_READS_PER_PERIOD, MIN_PERIOD_MS, periodOf } from '../core/freshness'
+import { ceilingAllowsAt, FRESH_PERIODS, MAX_PERIOD_MS, MAX_READS_PER_PERIOD, MIN_PERIOD_MS, periodOf } from '../core/freshness'
 import type { FeeWindow } from '../core/types'
 import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../core/errors'
 import { withDeadline } from '../core/deadline'
@@ -126,25 +126,32 @@ export class ChainFeed {
 
   /**
    * The read ceiling's period: the chain's period, or its blocks' pace on the wall clock when that is
-   * slower (a devnet whose timestamps advance 1 s per 2-s block has a 1-s period by its stamps),
-   * measured over the last heads this process took (at least 4 blocks apart), ms.
+   * slower (a devnet whose timestamps advance 1 s per 2-s block has a 1-s period by its stamps):
+   * the median wall time per block between the last heads this process took (at least 5), ms.
    */
   ceilingPeriodMs(window = this.held()): number {
     const period = this.periodMs(window)
-    const first = this.arrivals[0]
-    const last = this.arrivals.at(-1)
-    if (!first || !last || last.head - first.head < 4) return period
-    return Math.max(period, periodOf((last.at - first.at) / (last.head - first.head)))
+    if (this.arrivals.length < 5) return period
+    // the median of the per-block gaps: a pause in between (a devnet that stopped for a while) is one
+    // gap, and does not stretch the period the way the mean over the span would
+    const gaps = this.arrivals
+      .slice(1)
+      .map((a, i) => (a.at - this.arrivals[i]!.at) / (a.head - this.arrivals[i]!.head))
+      .sort((x, y) => x - y)
+    return Math.max(period, periodOf(gaps[Math.floor(gaps.length / 2)]!))
   }
 
   /**
-   * Until when a window is fresh: its next read, never later than one period after it was read (a
-   * window from an instance whose clock runs ahead), the period counted on the wall clock where the
-   * chain's blocks come slower than its timestamps say (the read timing plans on that pace there).
+   * Until when a window is fresh: its next read, never later than FRESH_PERIODS periods after it was
+   * read (a window from an instance whose clock runs ahead), the period counted on the wall clock
+   * where the chain's blocks come slower than its timestamps say; one period when it carries no next
+   * read.
    */
   freshUntil(window: FeeWindow): number {
-    const byPeriod = window.fetchedAt + this.ceilingPeriodMs(window)
-    return window.nextReadAt === undefined ? byPeriod : Math.min(window.nextReadAt, byPeriod)
+    const period = this.ceilingPeriodMs(window)
+    return window.nextReadAt === undefined
+      ? window.fetchedAt + period
+      : Math.min(window.nextReadAt, window.fetchedAt + FRESH_PERIODS * period)
   }
 
   /**

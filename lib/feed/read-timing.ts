@@ -35,6 +35,12 @@ const YOUNG_RETRY_SHARE = 1 / 8
 const YOUNG_BLOCKS = 16
 /** A read is planned at least this share of a step past the latest start that came too early. */
 const MARGIN_SHARE = 1 / 32
+/**
+ * On the wall clock, 1/16: there loMs also sinks by the pace's error every block (below), and with
+ * 1/32 that brought an early read every ~7 blocks (the chain feed on a simulated drifting devnet,
+ * tests/unit/feed/chain-feed.test.ts: 1.10 reads per block over blocks 5–35, 1.08 with 1/16).
+ */
+const WALL_MARGIN_SHARE = 1 / 16
 /** After an on-time read, the planned start moves this share of the way down to loMs + margin. */
 const CREEP_SHARE = 1 / 4
 /** loMs sinks by this share of a step per read: a node that got faster is followed (a 1/10-step speedup in ~400 reads); with the margin it sets the share of reads that come early (about 1/128). */
@@ -69,6 +75,30 @@ const DRIFT_ENTER_SHARE = 1 / 2
 const DRIFT_LEAVE_SHARE = 1 / 8
 /** One drift sample counts at most this many steps (a process that started mid-pause measures nonsense once). */
 const DRIFT_CLIP_STEPS = 4
+/** A bracketed arrival's allowance for the node's delay varying from block to block, a share of a step. */
+const JITTER_SHARE = 1 / 16
+/** After arrivals left every line, the pace's error is at least this share of it: reads keep probing until brackets bound it again. */
+const MIN_PACE_ERR_SHARE = 1 / 64
+/**
+ * The pace error the reads plan against: this share of the bound the brackets give (the bound is
+ * the worst case, both brackets' arrivals at opposite ends and the allowance spent; the error seen
+ * on the simulated drifting devnet was a third to a half of it). Below the real error, the sink below
+ * still outruns it, quadratically.
+ */
+const ERR_SCALE = 3 / 4
+/**
+ * On the wall clock, loMs sinks after each block found on time by the pace's error times the blocks
+ * since the last bracket over a ramp: reads first stay near the bracket's top, then come earlier
+ * faster and faster, so an early read (a new bracket) always comes, whichever way the pace is off.
+ * The ramp is as long as keeps a pace off by the planned error from putting reads more than
+ * LATE_SHARE of a step late before the sink outruns it, and at most RAMP_BLOCKS.
+ */
+const LATE_SHARE = 1 / 4
+const RAMP_BLOCKS = 64
+/** Brackets older than this many blocks are dropped (a devnet's pace may change). */
+const BRACKET_MAX_BLOCKS = 512
+/** The pace is fitted to at most this many brackets: the oldest kept and the newest. */
+const MAX_BRACKETS = 8
 /** A block later than the envelope by this share of a step re-anchors the wall clock's slots (a devnet that paused). */
 const REANCHOR_SHARE = 1 / 4
 
@@ -81,8 +111,13 @@ const REANCHOR_SHARE = 1 / 4
  * - The slot clock: the head's timestamp while timestamps track the wall clock (a missed slot shows
  *   in the timestamps, a replay node's constant skew cancels out). A devnet whose timestamps drift
  *   (anvil with a genesis in the past: +1 s per 2-s block) is timed on the wall clock: the slot
- *   advances by the measured wall time per block (the timestamp step plus the drift, measured from
- *   the reads that found new heads).
+ *   advances by the chain's pace, the wall time per block that fits the bracketed arrivals (a block
+ *   found right after a read that came too early for it arrived between the two: paceOf). A read
+ *   on time says nothing of the pace (it finds its block wherever the plan put it), so on the wall
+ *   clock loMs also sinks by the pace's planned error, faster the longer no read came early: an
+ *   early read always comes, a too-long pace cannot put the reads later block after block unseen.
+ *   The clock changes on the pace once brackets bound it (within a quarter step), before that on
+ *   the slope of found reads over SWITCH_SPAN blocks.
  * - The envelope: `loMs` is the latest start (after its slot) of a read that came too early for its
  *   block. A read that found its block on time moves `hiMs` a quarter of the way down to loMs plus
  *   1/32 step; a block found only by a retry lifts hiMs to where it was found (at most a quarter step
@@ -146,6 +181,10 @@ export function nextRead(
       previousStartedAt: 0,
       misses: 0,
       irregular: 0,
+      brackets: [],
+      paceMs: 0,
+      paceErrMs: 0,
+      bracketHead: 0,
     }
   } else {
     const starts = { lastStartedAt: s, previousStartedAt: phase.lastStartedAt }
@@ -217,13 +256,57 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
       baseOffsetMs = offset - BASE_KEEP * drift
     }
   }
+  // the wall-clock pace from bracketed arrivals (see ReadPhase.paceMs)
+  let { brackets, paceMs, paceErrMs } = phase
+  if (phase.misses > 0 && n === 1 && gap >= 0 && phase.lastStartedAt > 0) {
+    const kept = brackets.filter((b) => b[0] < h && h - b[0] <= BRACKET_MAX_BLOCKS)
+    // the oldest (the longest span) and the newest
+    brackets = [
+      ...(kept.length >= MAX_BRACKETS ? [kept[0]!, ...kept.slice(2 - MAX_BRACKETS)] : kept),
+      [h, phase.lastStartedAt, read.endedAt],
+    ]
+    const jitter = (paceMs || step) * JITTER_SHARE
+    const fit = paceOf(brackets, jitter)
+    if (fit && fit.pace > 0) {
+      paceMs = fit.pace
+      paceErrMs = fit.err
+    } else if (brackets.length > 1) {
+      // no line through this arrival and the ones before (a pause, a node that changed pace): the
+      // brackets start again from it, the pace kept until two of them bound it again
+      brackets = brackets.slice(-1)
+      paceErrMs = Math.max(paceErrMs, paceMs * MIN_PACE_ERR_SHARE)
+    }
+  }
   const wasWall = wallClock
-  if (h - baseHead < SWITCH_SPAN) {
+  if (paceMs > 0) {
+    // the bracketed pace decides the clock once there is one: the slope of found reads is the plan's own on the wall clock
+    const off = Math.abs(paceMs - step)
+    const likely = paceErrMs * ERR_SCALE
+    if (!wallClock && irregular <= IRREGULAR_LIMIT && off - likely > step * DRIFT_ENTER_SHARE && likely < step * JUMP_SHARE)
+      wallClock = true
+    else if (wallClock && off + paceErrMs < step * DRIFT_LEAVE_SHARE) wallClock = false
+    if (wallClock) drift = paceMs - step
+  } else if (h - baseHead < SWITCH_SPAN) {
     // too short a slope to change the clock on
   } else if (!wallClock && Math.abs(drift) > step * DRIFT_ENTER_SHARE) wallClock = true
   else if (wallClock && Math.abs(drift) < step * DRIFT_LEAVE_SHARE) wallClock = false
   const wallStep = step + (wallClock ? drift : 0)
   let lo = decayedLo
+  // on the wall clock the slots are projected on the pace, whose error adds up block after block
+  // unseen (on-time reads find their block either way): loMs sinks by that error per block, so reads
+  // come earlier until one is too early, and its bracket corrects the phase and the pace
+  const margin = wallClock ? WALL_MARGIN_SHARE : MARGIN_SHARE
+  let bracketHead = phase.bracketHead
+  let sink = 0
+  if (phase.misses > 0 && n === 1) bracketHead = h
+  else if (wallClock && wasWall) {
+    const err = Math.min(wallStep * JUMP_SHARE, paceMs > 0 ? paceErrMs * ERR_SCALE : wallStep * JITTER_SHARE)
+    // the sink ramps up over the first blocks after a bracket, no longer than lets an error of `err`
+    // per block put the reads more than LATE_SHARE of a step late before it outruns it
+    const ramp = Math.min(RAMP_BLOCKS, (2 * LATE_SHARE * wallStep) / err)
+    sink = (n * err * (h - bracketHead)) / Math.max(1, ramp)
+    lo -= sink
+  }
   let hi = phase.hiMs
   let ref = wallClock ? projected : t
   if (phase.foundAt === 0 && gap > read.intervalMs * MAX_STEP_INTERVALS) {
@@ -247,16 +330,23 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
     // started. Up by at most a quarter step; down too, when the envelope was stale
     const early = phase.lastStartedAt - ref
     const foundAt = s - ref
-    const to = foundAt - early < wallStep * JUMP_SHARE ? (early + foundAt) / 2 : foundAt
+    // On the wall clock, to where this one started, but at most two margins above the early one:
+    // the reads then stay near the top of a narrow bracket (the sink brings them down), and a wide
+    // one (retries held back by the ceiling, the end of a pause) is narrowed by the next read
+    const to = wallClock
+      ? Math.min(foundAt, early + 2 * wallStep * WALL_MARGIN_SHARE)
+      : foundAt - early < wallStep * JUMP_SHARE
+        ? (early + foundAt) / 2
+        : foundAt
     lo = Math.max(lo, early)
-    hi = Math.max(lo + wallStep * MARGIN_SHARE, Math.min(to, hi + wallStep * JUMP_SHARE))
+    hi = Math.max(lo + wallStep * margin, Math.min(to, hi + wallStep * JUMP_SHARE))
   } else if (n === 1) {
-    const floor = lo + wallStep * MARGIN_SHARE
-    hi = Math.max(floor, hi - (hi - floor) * CREEP_SHARE)
+    const floor = lo + wallStep * margin
+    hi = Math.max(floor, hi - sink - (hi - sink - floor) * CREEP_SHARE)
   } else {
     // blocks went by unread: this read was late, h had arrived by its start
     hi = Math.min(hi, s - ref)
-    lo = Math.min(lo, hi - wallStep * MARGIN_SHARE)
+    lo = Math.min(lo, hi - wallStep * margin)
   }
   return {
     ...phase,
@@ -273,7 +363,36 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
     baseOffsetMs,
     misses: 0,
     irregular,
+    brackets,
+    paceMs,
+    paceErrMs,
+    bracketHead,
   }
+}
+
+/**
+ * The wall time per block that fits every bracket (`[head, after, before]`: the head reached the node
+ * after `after` and before `before`, ms; each widened by `jitterMs` for the node's varying delay):
+ * the middle of the slopes a line through all of them can have, and half their range. Undefined for
+ * fewer than two brackets or when no line fits.
+ */
+export function paceOf(
+  brackets: readonly (readonly [number, number, number])[],
+  jitterMs: number,
+): { pace: number; err: number } | undefined {
+  let lo = Number.NEGATIVE_INFINITY
+  let hi = Number.POSITIVE_INFINITY
+  for (let i = 0; i < brackets.length; i++) {
+    for (let j = i + 1; j < brackets.length; j++) {
+      const [a, b] = brackets[i]![0] < brackets[j]![0] ? [brackets[i]!, brackets[j]!] : [brackets[j]!, brackets[i]!]
+      const span = b[0] - a[0]
+      if (span <= 0) continue
+      lo = Math.max(lo, (b[1] - a[2] - jitterMs) / span)
+      hi = Math.min(hi, (b[2] - a[1] + jitterMs) / span)
+    }
+  }
+  if (!Number.isFinite(lo) || !Number.isFinite(hi) || lo > hi) return undefined
+  return { pace: (lo + hi) / 2, err: (hi - lo) / 2 }
 }
 
 /** Every field a finite number (a boolean for the clock) and a positive step: a phase read back from JSON may be neither. */
@@ -293,6 +412,15 @@ function wholePhase(p: ReadPhase): boolean {
     p.previousStartedAt,
     p.misses,
     p.irregular,
+    p.paceMs,
+    p.paceErrMs,
+    p.bracketHead,
   ]
-  return numbers.every((v) => typeof v === 'number' && Number.isFinite(v)) && typeof p.wallClock === 'boolean' && p.stepMs > 0
+  return (
+    numbers.every((v) => typeof v === 'number' && Number.isFinite(v)) &&
+    typeof p.wallClock === 'boolean' &&
+    p.stepMs > 0 &&
+    Array.isArray(p.brackets) &&
+    p.brackets.every((b) => Array.isArray(b) && b.length === 3 && b.every((v) => typeof v === 'number' && Number.isFinite(v)))
+  )
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { MAX_READS_PER_PERIOD } from '@/lib/core/freshness'
 import { createRandom } from '@/scripts/devnet/traffic-model'
 import { at } from '../../support/at'
-import { nextRead, type ReadPhase } from '@/lib/feed/read-timing'
+import { nextRead, paceOf, type ReadPhase } from '@/lib/feed/read-timing'
 import {
   driftingChain,
   irregularChain,
@@ -57,6 +57,10 @@ const settledPhase = (over: Partial<ReadPhase>): ReadPhase => ({
   previousStartedAt: EPOCH - 1_100,
   misses: 0,
   irregular: 0,
+  brackets: [],
+  paceMs: 0,
+  paceErrMs: 0,
+  bracketHead: 0,
   ...over,
 })
 const anvil = (delayMs: number, skewMs = 0): Chain =>
@@ -413,5 +417,58 @@ describe('nextRead on the clocks measured on the service (reads per new block, c
       })
       expect(mostReadsPerPeriod(all, intervalMs)).toBeLessThanOrEqual(MAX_READS_PER_PERIOD)
     }
+  })
+})
+
+describe('paceOf: the wall time per block that fits bracketed arrivals', () => {
+  test('behavior: the slopes a line through every bracket can have: their middle and half their range', () => {
+    // block 10 arrived within (1_000, 1_100], block 20 within (21_000, 21_050]: slopes 1_990 to 2_005
+    expect(
+      paceOf(
+        [
+          [10, 1_000, 1_100],
+          [20, 21_000, 21_050],
+        ],
+        0,
+      ),
+    ).toEqual({ pace: 1_997.5, err: 7.5 })
+    // the jitter allowance widens each pair by that much
+    expect(
+      paceOf(
+        [
+          [10, 1_000, 1_100],
+          [20, 21_000, 21_050],
+        ],
+        100,
+      ),
+    ).toEqual({ pace: 1_997.5, err: 17.5 })
+    // a third bracket narrows it: block 15 within (11_000, 11_010] allows 1_980 to 2_002 from block
+    // 10 and 1_998 to 2_010 to block 20: 1_998 to 2_002 in all
+    expect(
+      paceOf(
+        [
+          [10, 1_000, 1_100],
+          [15, 11_000, 11_010],
+          [20, 21_000, 21_050],
+        ],
+        0,
+      ),
+    ).toEqual({ pace: 2_000, err: 2 })
+  })
+
+  test('errors: one bracket has no slope; brackets no line fits through (a pause between them) give none', () => {
+    expect(paceOf([[10, 1_000, 1_100]], 0)).toBeUndefined()
+    expect(paceOf([], 0)).toBeUndefined()
+    // 2 s per block, then a 30-s pause before block 21
+    expect(
+      paceOf(
+        [
+          [10, 1_000, 1_100],
+          [20, 21_000, 21_050],
+          [21, 53_000, 53_050],
+        ],
+        0,
+      ),
+    ).toBeUndefined()
   })
 })
