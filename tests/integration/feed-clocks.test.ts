@@ -15,10 +15,11 @@ const KEY: [string, string] = ['clocks', 'clocks-secret-0123456789']
 /**
  * `limit`: reads per new block asserted (issue 20: 1.1 on every clock), over MEASURE_BLOCKS blocks
  * counted after `settleBlocks` (8 by default: the read timing finds the chain's phase in its first
- * reads). `slackReads`: reads allowed past the limit. Two on every row: a 2-core CI machine running
- * six anvils, the service and autocannon delays a timer now and then past a block's margin, and one
- * late read costs a retry; the old drifting-clock timing, which this test must catch, took 26–29
- * reads for 20 blocks. The irregular chain keeps the hard ceiling (2): it has no slots, is read
+ * reads). `slackReads`: reads allowed past the limit, three: a 2-core CI machine running six anvils,
+ * the service and autocannon delays a timer now and then past a block's margin, and one late read
+ * costs a retry (fresh-clone CI on e95c796: 23, 22, 22 and 24 reads for 20 blocks on the 2-s, 1-s,
+ * drifting and loaded rows; on 6a0ba88 22, 21, 22, 20); the old drifting-clock timing, which this
+ * test must catch, took 26–29 reads for 20 blocks. The irregular chain keeps the hard ceiling (2): it has no slots, is read
  * once per mean interval, and the blocks in a 40-s window vary by about ±2 around their mean
  * (bench:feed measures it over longer runs: 0.92–0.97).
  */
@@ -38,15 +39,15 @@ const CLOCKS: Clock[] = [
     name: '2 s slots, blocks 50–300 ms late',
     devnet: { blockTimeSec: 2, clock: { kind: 'slots', delayMs: [50, 300] } },
     limit: 1.1,
-    slackReads: 2,
+    slackReads: 3,
   },
-  { id: 31_502, name: '1 s slots', devnet: { blockTimeSec: 1, clock: { kind: 'slots', delayMs: [50, 300] } }, limit: 1.1, slackReads: 2 },
+  { id: 31_502, name: '1 s slots', devnet: { blockTimeSec: 1, clock: { kind: 'slots', delayMs: [50, 300] } }, limit: 1.1, slackReads: 3 },
   {
     id: 31_503,
     name: '2 s blocks stamped 1 s apart',
     devnet: { blockTimeSec: 2, clock: { kind: 'drift', stampStepSec: 1 } },
     limit: 1.1,
-    slackReads: 2,
+    slackReads: 3,
   },
   {
     id: 31_504,
@@ -61,7 +62,7 @@ const CLOCKS: Clock[] = [
     devnet: { blockTimeSec: 1, clock: { kind: 'slots', delayMs: [50, 300] }, liveTraffic: true },
     loaded: true,
     limit: 1.1,
-    slackReads: 2,
+    slackReads: 3,
   },
 ]
 /** A slot chain whose proxy a test slows down (the slow provider). */
@@ -139,7 +140,7 @@ afterAll(async () => {
 
 describe('the feed on every chain clock', () => {
   test.concurrent(
-    'behavior: at most 1.1 eth_feeHistory reads per new block (two reads of slack) on the slot, drifting and loaded clocks, the ceiling of two on the irregular one, with a stream subscriber, a client every 300 ms, and load',
+    'behavior: at most 1.1 eth_feeHistory reads per new block (three reads of slack) on the slot, drifting and loaded clocks, the ceiling of two on the irregular one, with a stream subscriber, a client every 300 ms, and load',
     { timeout: 200_000 },
     async () => {
       /** Blocks over which reads are counted. */
