@@ -131,8 +131,6 @@ export type ReadPhase = {
   brackets: [number, number, number][]
   paceMs: number
   paceErrMs: number
-  /** The newest head whose arrival was bracketed (0: none). */
-  bracketHead: number
 }
 
 /** The same window with amounts as bigint wei, for the math. */

@@ -97,6 +97,8 @@ export class ChainFeed {
   private starts: number[] = []
   /** When this process first held each of the last heads (a head, ms since the epoch): the chain's wall-clock pace. */
   private arrivals: { head: number; at: number }[] = []
+  /** The median wall time per block between those heads (at least 5 of them), ms: computed when a head is taken, not per request. */
+  private wallPaceMs?: number
   private warmUntil = Number.NEGATIVE_INFINITY
   private readonly listeners = new Set<() => void>()
   private timer?: { handle: ReturnType<typeof setTimeout>; at: number }
@@ -131,14 +133,7 @@ export class ChainFeed {
    */
   ceilingPeriodMs(window = this.held()): number {
     const period = this.periodMs(window)
-    if (this.arrivals.length < 5) return period
-    // the median of the per-block gaps: a pause in between (a devnet that stopped for a while) is one
-    // gap, and does not stretch the period the way the mean over the span would
-    const gaps = this.arrivals
-      .slice(1)
-      .map((a, i) => (a.at - this.arrivals[i]!.at) / (a.head - this.arrivals[i]!.head))
-      .sort((x, y) => x - y)
-    return Math.max(period, periodOf(gaps[Math.floor(gaps.length / 2)]!))
+    return this.wallPaceMs === undefined ? period : Math.max(period, periodOf(this.wallPaceMs))
   }
 
   /**
@@ -335,6 +330,13 @@ export class ChainFeed {
     // a head far ahead of the last (the chain paused, or this process was not asked) starts over
     if (last && window.headNumber - last.head > 8) this.arrivals = []
     this.arrivals = [...this.arrivals, { head: window.headNumber, at: this.now() }].slice(-33)
+    // the median of the per-block gaps: a pause in between (a devnet that stopped for a while) is one
+    // gap, and does not stretch the period the way the mean over the span would
+    const gaps = this.arrivals
+      .slice(1)
+      .map((a, i) => (a.at - this.arrivals[i]!.at) / (a.head - this.arrivals[i]!.head))
+      .sort((x, y) => x - y)
+    this.wallPaceMs = this.arrivals.length < 5 ? undefined : gaps[Math.floor(gaps.length / 2)]
   }
 
   private fail(err: unknown): void {

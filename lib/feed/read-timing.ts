@@ -185,7 +185,6 @@ export function nextRead(
       brackets: [],
       paceMs: 0,
       paceErrMs: 0,
-      bracketHead: 0,
     }
   } else {
     const starts = { lastStartedAt: s, previousStartedAt: phase.lastStartedAt }
@@ -297,15 +296,15 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
   // unseen (on-time reads find their block either way): loMs sinks by that error per block, so reads
   // come earlier until one is too early, and its bracket corrects the phase and the pace
   const margin = wallClock ? WALL_MARGIN_SHARE : MARGIN_SHARE
-  let bracketHead = phase.bracketHead
   let sink = 0
-  if (phase.misses > 0 && n === 1) bracketHead = h
-  else if (wallClock && wasWall) {
+  if (wallClock && wasWall && !(phase.misses > 0 && n === 1)) {
     const err = Math.min(wallStep * JUMP_SHARE, paceMs > 0 ? paceErrMs * ERR_SCALE : wallStep * JITTER_SHARE)
     // the sink ramps up over the first blocks after a bracket, no longer than lets an error of `err`
-    // per block put the reads more than LATE_SHARE of a step late before it outruns it
-    const ramp = Math.min(RAMP_BLOCKS, (2 * LATE_SHARE * wallStep) / err)
-    sink = (n * err * (h - bracketHead)) / Math.max(1, ramp)
+    // per block put the reads more than LATE_SHARE of a step late before it outruns it; with no
+    // bracket yet (the clock changed on the slope), at the full error at once
+    const ramp = Math.max(1, Math.min(RAMP_BLOCKS, (2 * LATE_SHARE * wallStep) / err))
+    const lastBracket = brackets.at(-1)?.[0]
+    sink = (n * err * (lastBracket === undefined ? ramp : h - lastBracket)) / ramp
     lo -= sink
   }
   let hi = phase.hiMs
@@ -367,7 +366,6 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
     brackets,
     paceMs,
     paceErrMs,
-    bracketHead,
   }
 }
 
@@ -415,7 +413,6 @@ function wholePhase(p: ReadPhase): boolean {
     p.irregular,
     p.paceMs,
     p.paceErrMs,
-    p.bracketHead,
   ]
   return (
     numbers.every((v) => typeof v === 'number' && Number.isFinite(v)) &&

@@ -59,11 +59,15 @@ async function sentBetween<T>(send: () => Promise<T>) {
   return { levels: [before, after], value }
 }
 
-/** The level among `levels` whose fees the transaction carries (undefined: none). */
-const levelOf = (
-  levels: Awaited<ReturnType<typeof medium>>[],
-  tx: { maxFeePerGas?: bigint | null; maxPriorityFeePerGas?: bigint | null },
-) => levels.find((l) => l.maxFeePerGas === tx.maxFeePerGas && l.maxPriorityFeePerGas === tx.maxPriorityFeePerGas)
+/** The level among `levels` whose fees the transaction carries; fails the test when none does. */
+function levelOf(levels: Awaited<ReturnType<typeof medium>>[], tx: { maxFeePerGas?: bigint | null; maxPriorityFeePerGas?: bigint | null }) {
+  const level = levels.find((l) => l.maxFeePerGas === tx.maxFeePerGas && l.maxPriorityFeePerGas === tx.maxPriorityFeePerGas)
+  expect(
+    level,
+    `fees ${tx.maxFeePerGas} / ${tx.maxPriorityFeePerGas} against ${JSON.stringify(levels, (_, v) => (typeof v === 'bigint' ? `${v}` : v))}`,
+  ).toBeDefined()
+  return level!
+}
 
 /** A fresh account with 10 ETH (anvil_setBalance): the devnet's traffic uses every dev account. */
 async function fundedKey(): Promise<Hex> {
@@ -97,11 +101,6 @@ describe('viem: chain.fees.estimateFeesPerGas from the service (scripts/clients/
     expect(receipt.status).toBe('success')
     const tx = await client.getTransaction({ hash })
     const ours = levelOf(levels, tx)
-    expect(
-      ours,
-      `fees ${tx.maxFeePerGas} / ${tx.maxPriorityFeePerGas} against ${JSON.stringify(levels, (_, v) => (typeof v === 'bigint' ? `${v}` : v))}`,
-    ).toBeDefined()
-    if (!ours) return
     console.log(`viem sent ${hash} at the medium level of block ${ours.block}; mined in block ${receipt.blockNumber}`)
   })
 })
@@ -134,11 +133,6 @@ describe('ethers: FetchUrlFeeDataNetworkPlugin on the service (scripts/clients/e
     const receipt = await sent.wait(1, 60_000)
     expect(receipt?.status).toBe(1)
     const ours = levelOf(levels, sent)
-    expect(
-      ours,
-      `fees ${sent.maxFeePerGas} / ${sent.maxPriorityFeePerGas} against ${JSON.stringify(levels, (_, v) => (typeof v === 'bigint' ? `${v}` : v))}`,
-    ).toBeDefined()
-    if (!ours) return
     console.log(`ethers sent ${sent.hash} at the medium level of block ${ours.block}; mined in block ${receipt?.blockNumber}`)
   })
 })

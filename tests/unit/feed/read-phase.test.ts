@@ -60,7 +60,6 @@ const settledPhase = (over: Partial<ReadPhase>): ReadPhase => ({
   brackets: [],
   paceMs: 0,
   paceErrMs: 0,
-  bracketHead: 0,
   ...over,
 })
 const anvil = (delayMs: number, skewMs = 0): Chain =>
