@@ -5,11 +5,9 @@ import { clientAddress } from '@/lib/auth/client-address'
 import { addressBlocked, instanceBlocked, recordAuthFailure } from '@/lib/auth/failure-throttle'
 import { IDENTITY_HEADER, signIdentity } from '@/lib/auth/identity'
 import { getEdgeEnv, type EdgeEnv } from '@/lib/env'
-import { BASIC_CHALLENGE, errorJson, MISCONFIGURED } from '@/lib/http/error-body'
+import { BASIC_CHALLENGE, BEARER_CHALLENGE, errorJson, MISCONFIGURED } from '@/lib/http/error-body'
 import { hasMalformedEscape } from '@/lib/http/path'
 import { API_CONTENT_SECURITY_POLICY, newNonce, pageContentSecurityPolicy, SECURITY_HEADERS } from '@/lib/http/security-headers'
-
-const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="gas-api-metrics"' }
 
 const MESSAGES = {
   missing: 'Authentication required: send HTTP Basic credentials (API key as user name, API key secret as password).',

@@ -36,7 +36,7 @@ export type BoundsPolicy = Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'maxBaseFe
  * chain's once its head carried its live parameters): then `bound` is served and no quantile or cap
  * passes it. Elsewhere the bound is only assumed (it plans a short window's headroom) and `bound` is null.
  */
-export const boundIsRule = (p: BoundsPolicy) => p.enforceBaseFeeBounds || p.liveParamsRead === true
+const boundIsRule = (p: BoundsPolicy) => p.enforceBaseFeeBounds || p.liveParamsRead === true
 
 /** How many blocks ahead the forecast goes: blocks head + 1 … head + FORECAST_HORIZONS. */
 export const FORECAST_HORIZONS = 10

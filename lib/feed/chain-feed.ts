@@ -9,10 +9,10 @@ import { count, observeSeconds } from '../metrics/registry'
 import type { ReadFeeWindowParameters } from '../upstream/read-fee-window'
 import { nextRead } from './read-timing'
 import { backoffMs, decide } from './rules'
-import type { LoadSource, WindowStore } from './window-store'
+import type { LoadResult, WindowStore } from './window-store'
 
 /** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
-export const HISTORY_BLOCKS = 500
+const HISTORY_BLOCKS = 500
 
 /** The feed's settings, built once from the configuration (lib/fees) and passed in. */
 export type FeedSettings = {
@@ -300,12 +300,17 @@ export class ChainFeed {
         (published) => this.readUpstream(published),
       )
       .then(
-        ({ window, source }: { window: FeeWindow; source: LoadSource }) => {
+        ({ window, source, groupStarts }: LoadResult) => {
           if (this.parts.countSources) count('gas_api_shared_reads_total', { chain: this.chain.id, source })
+          // turned away by the group's ceiling: its reads count here too, so the next try waits for
+          // the period the group's ceiling allows (another machine's clock never puts one ahead of now)
+          if (groupStarts) this.noteStarts(groupStarts.map((t) => Math.min(t, this.now())))
           this.noteArrival(window)
+          const changed = window.fetchedAt > (before?.fetchedAt ?? Number.NEGATIVE_INFINITY) || this.failure !== undefined
           this.failure = undefined
-          // a window read after the failure (here, or by another instance) ends it
-          this.notify()
+          // a newer window, or one read after the failure (here, or by another instance) that ends
+          // it; the window held, handed back under the ceiling, is no news
+          if (changed) this.notify()
           return window
         },
         (err: unknown) => {
@@ -321,6 +326,11 @@ export class ChainFeed {
     promise.catch(() => {})
     this.reading = { promise, startedAt }
     return promise
+  }
+
+  /** Adds read starts (ours, or the group's) to those the ceiling counts: the newest, each once. */
+  private noteStarts(starts: readonly number[]): void {
+    this.starts = [...new Set([...this.starts, ...starts])].sort((a, b) => a - b).slice(-MAX_READS_PER_PERIOD)
   }
 
   /** Records when this process first held a new head (the last 33 heads: the pace over 32 blocks). */
@@ -348,7 +358,7 @@ export class ChainFeed {
   /** The upstream read, timed: the new window carries its next read's time, the read timing's phase and the group's read starts. */
   private async readUpstream(published?: FeeWindow): Promise<FeeWindow> {
     const startedAt = this.now()
-    this.starts = [...this.starts, startedAt].slice(-MAX_READS_PER_PERIOD)
+    this.noteStarts([startedAt])
     const held = this.held()
     // the read timing continues from the newest window known, whichever instance read it: one
     // another instance published while this one was not asked, else the one held

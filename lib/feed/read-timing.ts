@@ -5,8 +5,6 @@
  */
 import type { ReadPhase } from '../core/types'
 
-export type { ReadPhase } from '../core/types'
-
 /** One finished read, as the phase needs it. */
 export type ReadOutcome = {
   /** When the read started and ended, ms since the epoch. */

@@ -16,6 +16,13 @@ export type SharedWindowStore = {
  */
 export type SharedReadSource = 'joined' | 'led' | 'local' | 'ceiling'
 
+/**
+ * A window and where it came from. `groupStarts`, with 'ceiling' when the published window was
+ * seen: the group's read starts it carries, so the caller's own ceiling waits for the group's
+ * (without them it would try again at once, and turn to the store in a loop until the period ends).
+ */
+export type SharedReadResult = { window: FeeWindow; source: SharedReadSource; groupStarts?: readonly number[] }
+
 export type SharedReadParams = {
   store: SharedWindowStore
   chainId: number
@@ -41,7 +48,11 @@ export type SharedReadParams = {
   publishTtlMs: number
   /** Longest the lock is held (longer than any read it guards; a crashed holder's lock expires), ms. */
   lockMs: number
-  /** Longest we wait for another instance's read before reading ourselves, ms. */
+  /**
+   * Longest we wait for another instance's read, ms. Past it, with a window held, that window
+   * answers (source 'ceiling'; the caller tries again, and the holder's lock expires after `lockMs`
+   * if it crashed); with none held, we read ourselves.
+   */
   waitMs: number
   pollMs?: number
 }
@@ -60,10 +71,13 @@ const joined = (w: FeeWindow) => ({ window: { ...w, fetchedAt: Math.min(w.fetche
 /**
  * Single-flight across instances: take a window another instance has just read; else read it
  * ourselves under the chain's lock and publish it; while another instance holds the lock, wait for
- * its window (polling) up to `waitMs`, then read ourselves. Without the store (down, slow, not
- * configured) every step degrades to our own read: the store is never the reason a request fails.
+ * its window (polling) up to `waitMs`. Past that, the window we hold answers: a read of our own
+ * beside a slow holder's would break the group's read ceiling (every waiting instance would read),
+ * so only an instance that holds no window yet reads without the lock. Without the store (down,
+ * slow, not configured) every step degrades to our own read: the store is never the reason a
+ * request fails.
  */
-export async function readThroughSharedStore(p: SharedReadParams): Promise<{ window: FeeWindow; source: SharedReadSource }> {
+export async function readThroughSharedStore(p: SharedReadParams): Promise<SharedReadResult> {
   const deadline = Date.now() + p.waitMs
   for (;;) {
     const published = await p.store.get(p.chainId)
@@ -76,11 +90,13 @@ export async function readThroughSharedStore(p: SharedReadParams): Promise<{ win
         // the holder before us may have published between our get and our lock
         const again = await p.store.get(p.chainId)
         if (usable(p, again)) return joined(again)
-        const published = again === UNAVAILABLE ? null : again
+        // (usable's type guard narrows `again` to no window at all here: a stale or older one is still one)
+        const published = again === UNAVAILABLE ? null : (again as FeeWindow | null)
         if (p.mayRead && !p.mayRead(published)) {
           // the group has read as often as the ceiling allows in this period: the newest window known
-          if (newer(p, again)) return { ...joined(again), source: 'ceiling' }
-          if (p.held) return { window: p.held, source: 'ceiling' }
+          const groupStarts = published?.readStarts ?? []
+          if (newer(p, again)) return { ...joined(again), source: 'ceiling', groupStarts }
+          if (p.held) return { window: p.held, source: 'ceiling', groupStarts }
         }
         const window = await p.read(newer(p, again) ? again : undefined)
         await p.store.put(p.chainId, window, p.publishTtlMs)
@@ -89,7 +105,10 @@ export async function readThroughSharedStore(p: SharedReadParams): Promise<{ win
         await p.store.unlock(p.chainId, token)
       }
     }
-    if (Date.now() >= deadline) return { window: await p.read(), source: 'local' }
+    if (Date.now() >= deadline) {
+      if (p.held) return { window: p.held, source: 'ceiling' }
+      return { window: await p.read(), source: 'local' }
+    }
     await sleep(p.pollMs ?? 20)
   }
 }

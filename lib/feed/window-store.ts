@@ -27,20 +27,17 @@ export type WindowStore = {
    * `read(published)` (the upstream read; `published`: a newer window another instance published,
    * no longer fresh, that the read timing continues from). The result is held.
    */
-  load(
-    accept: (w: FeeWindow) => boolean,
-    read: (published?: FeeWindow) => Promise<FeeWindow>,
-  ): Promise<{ window: FeeWindow; source: LoadSource }>
+  load(accept: (w: FeeWindow) => boolean, read: (published?: FeeWindow) => Promise<FeeWindow>): Promise<LoadResult>
 }
 
 /** Where a load's window came from: the upstream read here, another instance's read, or, under the group's read ceiling, the newest window known. */
 export type LoadSource = SharedReadSource | 'cache' | 'ceiling'
 
+/** A load's window, where it came from and, under the group's ceiling, the group's read starts (SharedReadResult). */
+export type LoadResult = { window: FeeWindow; source: LoadSource; groupStarts?: readonly number[] }
+
 /** One layer below memory. */
-export type WindowLayer = (
-  accept: (w: FeeWindow) => boolean,
-  next: (published?: FeeWindow) => Promise<{ window: FeeWindow; source: LoadSource }>,
-) => Promise<{ window: FeeWindow; source: LoadSource }>
+export type WindowLayer = (accept: (w: FeeWindow) => boolean, next: (published?: FeeWindow) => Promise<LoadResult>) => Promise<LoadResult>
 
 /** A store of the given layers below process memory (none: memory alone). */
 export function layeredStore(layers: readonly WindowLayer[]): WindowStore {
@@ -54,11 +51,8 @@ export function layeredStore(layers: readonly WindowLayer[]): WindowStore {
     held: () => held,
     hold,
     async load(accept, read) {
-      const bottom = async (published?: FeeWindow) => ({ window: await read(published), source: 'local' as LoadSource })
-      const chain = layers.reduceRight<(published?: FeeWindow) => Promise<{ window: FeeWindow; source: LoadSource }>>(
-        (next, layer) => () => layer(accept, next),
-        bottom,
-      )
+      const bottom = async (published?: FeeWindow): Promise<LoadResult> => ({ window: await read(published), source: 'local' })
+      const chain = layers.reduceRight<(published?: FeeWindow) => Promise<LoadResult>>((next, layer) => () => layer(accept, next), bottom)
       const result = await chain()
       hold(result.window)
       return result
@@ -94,7 +88,7 @@ export function dataCacheLayer(chainId: number, scope: string, revalidateSeconds
       }
       dataCacheReaders.set(id, (entry = slot))
     }
-    let run: Promise<{ window: FeeWindow; source: LoadSource }> | undefined
+    let run: Promise<LoadResult> | undefined
     const start = () => (run ??= next())
     entry.current = () => start().then((r) => r.window)
     try {

@@ -23,10 +23,6 @@ import { levelSuggestions, minimumReplacement, replacementFees, type LevelSugges
 import type { Urgency } from '../core/types'
 import { formatGwei } from '../core/units'
 
-export type { FeeReport } from '../core/report'
-export type { FeeWindow } from '../core/types'
-export type { AccuracyReport } from '../core/accuracy'
-
 /** The feeds' settings of a configuration, built once per configuration object. */
 const feedSettings = processSingleton('feed-settings', () => new WeakMap<ServerEnv, FeedsSettings>())
 

@@ -17,6 +17,9 @@ export function errorJson(
 /** The HTTP Basic challenge every 401 for missing or wrong API credentials carries (RFC 7617). */
 export const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="gas-api", charset="UTF-8"' }
 
+/** The challenge of /metrics, whose token is sent as a Bearer credential. */
+export const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="gas-api-metrics"' }
+
 /**
  * The answer to a configuration the service refuses (fail closed): 503, no detail for the client
  * (the operator gets it in the log), a retry in a minute.

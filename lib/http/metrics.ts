@@ -1,10 +1,11 @@
 import 'server-only'
-import { cachedWindows, heldAccuracy, type AccuracyReport } from '../fees'
+import type { AccuracyReport } from '../core/accuracy'
+import { cachedWindows, heldAccuracy } from '../fees'
 import { sharedStoreUp } from '../store/client'
 import { metricsContentType, renderMetrics } from '../metrics/registry'
 import { verifyBearer } from '../auth/bearer'
 import { getServerEnv } from '../env'
-import { errorJson } from './error-body'
+import { BEARER_CHALLENGE, errorJson } from './error-body'
 import { toErrorResponse } from './respond'
 import { openStreams } from './stream'
 
@@ -98,9 +99,7 @@ export async function metricsResponse(request: Request): Promise<Response> {
   }
   if (token === undefined) return errorJson(404, 'Not found: /metrics is off (no METRICS_TOKEN is configured).')
   if ((await verifyBearer(request.headers.get('authorization'), token)) !== 'ok') {
-    return errorJson(401, 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.', {
-      'www-authenticate': 'Bearer realm="gas-api-metrics"',
-    })
+    return errorJson(401, 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.', BEARER_CHALLENGE)
   }
   return new Response(await metricsText(), {
     headers: { 'content-type': metricsContentType(), 'cache-control': 'no-store' },

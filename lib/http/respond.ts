@@ -96,6 +96,11 @@ function answerFor(err: Error): ErrorAnswer<Error> | undefined {
   return undefined
 }
 
+/** The status an error is answered with (ERROR_ANSWERS; 500 for an unknown one). */
+export function errorStatus(err: unknown): number {
+  return (err instanceof Error ? answerFor(err)?.status : undefined) ?? 500
+}
+
 /**
  * The one place that turns an error into a status and the JSON error body (ERROR_ANSWERS). Unknown
  * errors are logged by name and message only (causes may hold RPC URLs with provider keys) and

@@ -1,13 +1,13 @@
 import 'server-only'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { getChain } from '../chains/registry'
-import { FeeMarketUnsupportedError, InvalidChainIdError, TooManyStreamsError, UnsupportedChainError } from '../core/errors'
+import { TooManyStreamsError, UnsupportedChainError } from '../core/errors'
 import { processSingleton } from '../core/process-singleton'
 import { getServerEnv } from '../env'
 import { getFeeReport, watchChain } from '../fees'
 import { count } from '../metrics/registry'
 import { parseChainId } from './chain-id'
-import { guarded, toErrorResponse, type RouteContext } from './respond'
+import { errorStatus, guarded, toErrorResponse, type RouteContext } from './respond'
 
 /**
  * GET /networks/{chainId}/stream: Server-Sent Events, one `fees` event per new window.
@@ -260,10 +260,6 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 }
 
-/** Client errors are answered before a stream opens; upstream failures are sent on it. */
-const isClientError = (err: unknown) =>
-  err instanceof InvalidChainIdError || err instanceof UnsupportedChainError || err instanceof FeeMarketUnsupportedError
-
 /**
  * The stream route's GET. Auth, rate limit (opening a stream counts as one request), the per-key
  * stream limit, then the current state at once and every change after it.
@@ -279,9 +275,10 @@ export function streamGET(request: Request, context: RouteContext): Promise<Resp
     if (holding >= env.STREAM_MAX_PER_KEY) throw new TooManyStreamsError(env.STREAM_MAX_PER_KEY)
     perKey.set(key, holding + 1)
     try {
-      // the current state before the stream opens: a chain that cannot have a fee market is a 400, not a stream
+      // the current state before the stream opens: a client error (a chain that cannot have a fee
+      // market is a 400) is answered instead of a stream; upstream failures are sent on it
       const first = await currentState(chainId, undefined)
-      if (isClientError(first.error)) throw first.error
+      if (first.error !== undefined && errorStatus(first.error) < 500) throw first.error
       return openStream(request, chainId, key, first.state, env)
     } catch (err) {
       release(key)

@@ -65,11 +65,6 @@ function client(url: string, timeoutMs: number): RedisClientType {
   return state.client
 }
 
-/** Whether REDIS_URL is set (several instances share state) or this instance is on its own. */
-export function sharedStoreConfigured(): boolean {
-  return getServerEnv().REDIS_URL !== undefined
-}
-
 /**
  * Runs one command (or a few) against the shared store within REDIS_TIMEOUT_MS. Returns
  * UNAVAILABLE, never throws, when the store is not configured, is reconnecting, failed within the

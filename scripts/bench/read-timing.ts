@@ -6,7 +6,8 @@
  * Used by tests/unit/feed/read-phase.test.ts and by `npm run bench:read-timing`.
  */
 import { ceilingAllowsAt, MAX_PERIOD_MS, MIN_PERIOD_MS, periodOf } from '../../lib/core/freshness'
-import { nextRead, type ReadPhase } from '../../lib/feed/read-timing'
+import type { ReadPhase } from '../../lib/core/types'
+import { nextRead } from '../../lib/feed/read-timing'
 
 /** The feed's bounds on the read period (lib/core/freshness.ts: 1 s to 60 s). */
 export const READ_BOUNDS = { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS }

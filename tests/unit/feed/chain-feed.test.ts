@@ -241,6 +241,43 @@ describe('a chain feed: bounds', () => {
   })
 })
 
+describe('a chain feed in a group of instances sharing a store', () => {
+  test("behavior: turned away by the group's read ceiling, the feed tries again when the group's reads allow, not at once, and tells its subscribers nothing new", async () => {
+    const chain = simChain({ stepMs: 2_000, delayMs: [50, 300] })
+    const n = node(chain, () => 30)
+    const loads: number[] = []
+    let first: FeeWindow | undefined
+    // the shared store's layer: the first load reads; after it, the group has just read twice
+    // (another instance), so the ceiling turns every load away with the window held
+    const store = layeredStore([
+      async (_, next) => {
+        const at = Date.now()
+        loads.push(at)
+        if (!first) {
+          first = (await next()).window
+          return { window: first, source: 'led' as const }
+        }
+        return { window: first, source: 'ceiling' as const, groupStarts: [at - 40, at - 20] }
+      },
+    ])
+    const feed = new ChainFeed(
+      { id: 1, name: 'sim', rpcUrls: ['http://127.0.0.1:1'] },
+      { settings: feedSettings({ maxHeadAgeMs: 0 }), store, read: n.read },
+    )
+    let told = 0
+    const unsubscribe = feed.subscribe(() => told++)
+    await vi.advanceTimersByTimeAsync(10_000)
+    const period = periodOf(2_000)
+    expect(n.reads).toHaveLength(1)
+    // each try after the first waits one period from the group's older start (40 ms before it)
+    expect(loads.length).toBeGreaterThan(3)
+    for (let i = 2; i < loads.length; i++) expect(loads[i]! - loads[i - 1]!).toBeGreaterThanOrEqual(period - 40)
+    expect(told).toBe(1)
+    unsubscribe()
+    feed.stop()
+  })
+})
+
 describe('a chain feed on a devnet whose timestamps drift from the wall clock', () => {
   // anvil with a genesis in the past: a block every 2 s of the wall clock, stamped 1 s apart, each
   // reaching the node 5–40 ms after it is made; a stream subscriber and a client every 300 ms (what

@@ -2,7 +2,8 @@ import { describe, expect, test } from 'vitest'
 import { MAX_READS_PER_PERIOD } from '@/lib/core/freshness'
 import { createRandom } from '@/scripts/devnet/traffic-model'
 import { at } from '../../support/at'
-import { nextRead, paceOf, type ReadPhase } from '@/lib/feed/read-timing'
+import type { ReadPhase } from '@/lib/core/types'
+import { nextRead, paceOf } from '@/lib/feed/read-timing'
 import {
   driftingChain,
   irregularChain,

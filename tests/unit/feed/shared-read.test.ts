@@ -135,7 +135,44 @@ describe('readThroughSharedStore', () => {
     expect(node.calls).toHaveLength(1)
   })
 
-  test('behavior: a lock whose holder never publishes (crashed) is waited on for waitMs at most, then we read', async () => {
+  test('behavior: past waitMs behind a holder that has not published (slow, or crashed), an instance holding a window answers with it and does not read', async () => {
+    const store = memoryStore()
+    store.locks.set(1, 'someone-else')
+    const node = upstream(1)
+    const held = { ...makeWindow({ baseFees: [1n, 2n], next: 3n }), fetchedAt: Date.now() - 5_000 }
+    const t0 = Date.now()
+    const r = await readThroughSharedStore(params(store, node.read, { waitMs: 150, held, newerThan: held.fetchedAt }))
+    expect(r).toEqual({ window: held, source: 'ceiling' })
+    expect(node.calls).toHaveLength(0)
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(150)
+  })
+
+  test("behavior: under the lock, when the published window's read starts leave no room in the period (the group ceiling), nothing is read: the newest window known answers, with the group's starts", async () => {
+    const store = memoryStore()
+    const now = Date.now()
+    const published = { ...makeWindow({ baseFees: [1n, 2n], next: 3n }), fetchedAt: now - 2_000, readStarts: [now - 300, now - 100] }
+    store.windows.set(1, published)
+    const node = upstream(1)
+    const seen: (FeeWindow | null)[] = []
+    const mayRead = (w: FeeWindow | null) => {
+      seen.push(w)
+      return false
+    }
+    const held = { ...published, fetchedAt: now - 4_000 }
+    const r = await readThroughSharedStore(params(store, node.read, { mayRead, held, newerThan: held.fetchedAt }))
+    expect(node.calls).toHaveLength(0)
+    expect(seen).toEqual([published])
+    expect(r.source).toBe('ceiling')
+    expect(r.window.fetchedAt).toBe(published.fetchedAt)
+    expect(r.groupStarts).toEqual(published.readStarts)
+    expect(store.locks.size).toBe(0)
+    // not newer than the one held: the held window answers, with the same starts
+    const r2 = await readThroughSharedStore(params(store, node.read, { mayRead, held: published, newerThan: published.fetchedAt }))
+    expect(r2).toEqual({ window: published, source: 'ceiling', groupStarts: published.readStarts })
+    expect(node.calls).toHaveLength(0)
+  })
+
+  test('behavior: a lock whose holder never publishes (crashed) is waited on for waitMs at most, then an instance that holds no window reads', async () => {
     const store = memoryStore()
     store.locks.set(1, 'someone-else')
     const node = upstream(1)
