@@ -93,8 +93,13 @@ export class ChainFeed {
   private reading?: { promise: Promise<FeeWindow>; startedAt: number }
   /** How long the last upstream read took, ms. */
   private lastReadMs?: number
-  /** When this process's newest upstream reads started, ms since the epoch. */
+  /** When the newest upstream reads started (this process's, and the group's it was told of), ms since the epoch. */
   private starts: number[] = []
+  /**
+   * After a load that brought no newer window (the group's ceiling, or a slow reader elsewhere
+   * holding the lock), the timer tries again no sooner than this: a quarter of the period later.
+   */
+  private turnedAwayUntil = Number.NEGATIVE_INFINITY
   /** When this process first held each of the last heads (a head, ms since the epoch): the chain's wall-clock pace. */
   private arrivals: { head: number; at: number }[] = []
   /** The median wall time per block between those heads (at least 5 of them), ms: computed when a head is taken, not per request. */
@@ -256,7 +261,8 @@ export class ChainFeed {
 
   /**
    * Arms the timer for the next due read while the chain is warm: when the window's next read is
-   * due, not before a failure's back-off ends or the ceiling allows a read. Nothing while a read
+   * due, not before a failure's back-off ends, the ceiling allows a read, or a load turned away
+   * may try again. Nothing while a read
    * runs (its end arms it) or once the chain is no longer warm at that time.
    */
   private arm(): void {
@@ -266,7 +272,7 @@ export class ChainFeed {
     const window = this.held()
     let at = window ? this.freshUntil(window) : now
     if (this.failure) at = Math.max(at, this.failure.until)
-    at = Math.max(at, ceilingAllowsAt(this.starts, this.ceilingPeriodMs(window)))
+    at = Math.max(at, ceilingAllowsAt(this.starts, this.ceilingPeriodMs(window)), this.turnedAwayUntil)
     if (this.listeners.size === 0 && at >= this.warmUntil) return this.clearTimer()
     if (this.timer?.at === at) return
     this.clearTimer()
@@ -306,11 +312,14 @@ export class ChainFeed {
           // the period the group's ceiling allows (another machine's clock never puts one ahead of now)
           if (groupStarts) this.noteStarts(groupStarts.map((t) => Math.min(t, this.now())))
           this.noteArrival(window)
-          const changed = window.fetchedAt > (before?.fetchedAt ?? Number.NEGATIVE_INFINITY) || this.failure !== undefined
+          // the window held, handed back under the ceiling, is no news and ends no failure: nothing
+          // was read. A newer one (read here, or by another instance) is, and does
+          if (window.fetchedAt <= (before?.fetchedAt ?? Number.NEGATIVE_INFINITY)) {
+            this.turnedAwayUntil = this.now() + this.ceilingPeriodMs() / 4
+            return window
+          }
           this.failure = undefined
-          // a newer window, or one read after the failure (here, or by another instance) that ends
-          // it; the window held, handed back under the ceiling, is no news
-          if (changed) this.notify()
+          this.notify()
           return window
         },
         (err: unknown) => {
@@ -424,7 +433,11 @@ export class ChainFeed {
         if (!read) throw new UpstreamUnavailableError('The chain was read as often as allowed; no window is available yet.')
       }
       this.parts.behind?.(read.catch(() => {}))
-      return this.served(await withDeadline(read, deadline - this.now()), false)
+      const before = this.held()
+      const got = await withDeadline(read, deadline - this.now())
+      // no newer window (another instance's read, slow or refused by the group's ceiling, left the
+      // one held): served, but never as current data
+      return this.served(got, got.fetchedAt <= (before?.fetchedAt ?? Number.NEGATIVE_INFINITY) || this.failure !== undefined)
     } catch (err) {
       // the read may go on past the deadline; until it ends, this is the failure requests see
       if (!this.failure) this.fail(err)

@@ -66,6 +66,7 @@ export function chainFeed(chain: ChainConfig, settings: FeedsSettings): ChainFee
         held,
         periodMs: ceilingPeriodMs,
         now: () => Date.now(),
+        maxStaleMs: settings.maxStaleMs,
         publishTtlMs: settings.maxStaleMs + 60_000,
         lockMs: settings.rpcTimeoutMs + 1_000,
         // well inside the request's own RPC_TIMEOUT_MS, so a waiter whose leader died (or whose lock

@@ -42,7 +42,10 @@ export type SharedReadParams = {
    * (lib/core/freshness.ts) over the read starts it carries. Always, when absent.
    */
   mayRead?: (published: FeeWindow | null) => boolean
-  /** The window this instance holds: the answer under the ceiling when the published one is not newer. */
+  /**
+   * The window this instance holds, if it may still be served (not past MAX_STALE_SECONDS): the
+   * answer under the ceiling, or past `waitMs`, when the published one is not newer.
+   */
   held?: FeeWindow
   /** How long a published window is kept in the store, ms. */
   publishTtlMs: number
@@ -67,6 +70,17 @@ const usable = (p: SharedReadParams, w: FeeWindow | null | Unavailable): w is Fe
 
 /** Another machine's clock may run ahead: a window never counts as read later than now here. */
 const joined = (w: FeeWindow) => ({ window: { ...w, fetchedAt: Math.min(w.fetchedAt, Date.now()) }, source: 'joined' as const })
+
+/**
+ * Without a read, the newest window known: the published one when it is newer than ours, else the
+ * one held (none: undefined), with the group's read starts the published window carries.
+ */
+function newestKnown(p: SharedReadParams, published: FeeWindow | null): SharedReadResult | undefined {
+  const groupStarts = published?.readStarts ?? []
+  if (newer(p, published)) return { ...joined(published), source: 'ceiling', groupStarts }
+  if (p.held) return { window: p.held, source: 'ceiling', groupStarts }
+  return undefined
+}
 
 /**
  * Single-flight across instances: take a window another instance has just read; else read it
@@ -94,9 +108,8 @@ export async function readThroughSharedStore(p: SharedReadParams): Promise<Share
         const published = again === UNAVAILABLE ? null : (again as FeeWindow | null)
         if (p.mayRead && !p.mayRead(published)) {
           // the group has read as often as the ceiling allows in this period: the newest window known
-          const groupStarts = published?.readStarts ?? []
-          if (newer(p, again)) return { ...joined(again), source: 'ceiling', groupStarts }
-          if (p.held) return { window: p.held, source: 'ceiling', groupStarts }
+          const turnedAway = newestKnown(p, published)
+          if (turnedAway) return turnedAway
         }
         const window = await p.read(newer(p, again) ? again : undefined)
         await p.store.put(p.chainId, window, p.publishTtlMs)
@@ -105,10 +118,8 @@ export async function readThroughSharedStore(p: SharedReadParams): Promise<Share
         await p.store.unlock(p.chainId, token)
       }
     }
-    if (Date.now() >= deadline) {
-      if (p.held) return { window: p.held, source: 'ceiling' }
-      return { window: await p.read(), source: 'local' }
-    }
+    // (as above: a published window that is not usable is still one)
+    if (Date.now() >= deadline) return newestKnown(p, published as FeeWindow | null) ?? { window: await p.read(), source: 'local' }
     await sleep(p.pollMs ?? 20)
   }
 }

@@ -113,6 +113,8 @@ export function redisLayer(params: {
   held: () => FeeWindow | undefined
   periodMs: () => number
   now: () => number
+  /** MAX_STALE_SECONDS, ms: a held window older than this is not handed back in place of a read. */
+  maxStaleMs: number
   /** How long a published window is kept, ms. */
   publishTtlMs: number
   /** The lock's longest hold and the longest wait for another instance's read, ms. */
@@ -133,8 +135,18 @@ export function redisLayer(params: {
       minHeadNumber: held?.headNumber ?? 0,
       isFresh: accept,
       read: async (published) => (await next(published)).window,
-      mayRead: (published) => ceilingAllowsAt(published?.readStarts ?? [], params.periodMs()) <= params.now(),
-      held,
+      // another machine's clock never puts a read start ahead of now
+      mayRead: (published) => {
+        const now = params.now()
+        return (
+          ceilingAllowsAt(
+            (published?.readStarts ?? []).map((t) => Math.min(t, now)),
+            params.periodMs(),
+          ) <= now
+        )
+      },
+      // a window too old to serve is no answer: without one, the read is made
+      ...(held && params.now() - held.fetchedAt <= params.maxStaleMs ? { held } : {}),
       publishTtlMs: params.publishTtlMs,
       lockMs: params.lockMs,
       waitMs: params.waitMs(),

@@ -242,38 +242,87 @@ describe('a chain feed: bounds', () => {
 })
 
 describe('a chain feed in a group of instances sharing a store', () => {
-  test("behavior: turned away by the group's read ceiling, the feed tries again when the group's reads allow, not at once, and tells its subscribers nothing new", async () => {
+  /**
+   * A feed whose shared-store layer the test scripts: load i reads the node ('read'), fails, or is
+   * turned away with the first window (as the group's ceiling or a slow reader elsewhere holding the
+   * lock would), with the group's read starts `groupStarts(at)`.
+   */
+  function feedInGroup(script: (i: number) => 'read' | 'fail' | 'turned away', groupStarts: (at: number) => number[] | undefined) {
     const chain = simChain({ stepMs: 2_000, delayMs: [50, 300] })
     const n = node(chain, () => 30)
     const loads: number[] = []
     let first: FeeWindow | undefined
-    // the shared store's layer: the first load reads; after it, the group has just read twice
-    // (another instance), so the ceiling turns every load away with the window held
     const store = layeredStore([
       async (_, next) => {
         const at = Date.now()
-        loads.push(at)
-        if (!first) {
-          first = (await next()).window
-          return { window: first, source: 'led' as const }
+        const what = script(loads.push(at) - 1)
+        if (what === 'fail') throw new Error('node down')
+        if (what === 'read' || !first) {
+          const r = await next()
+          first ??= r.window
+          return { window: r.window, source: 'led' as const }
         }
-        return { window: first, source: 'ceiling' as const, groupStarts: [at - 40, at - 20] }
+        const starts = groupStarts(at)
+        return { window: first, source: 'ceiling' as const, ...(starts ? { groupStarts: starts } : {}) }
       },
     ])
     const feed = new ChainFeed(
       { id: 1, name: 'sim', rpcUrls: ['http://127.0.0.1:1'] },
       { settings: feedSettings({ maxHeadAgeMs: 0 }), store, read: n.read },
     )
+    return { feed, loads, reads: n.reads }
+  }
+
+  test("behavior: turned away by the group's read ceiling, the feed tries again when the group's reads allow, not at once, and tells its subscribers nothing new", async () => {
+    // after the first read, the group has always just read twice (another instance)
+    const { feed, loads, reads } = feedInGroup(
+      (i) => (i === 0 ? 'read' : 'turned away'),
+      (at) => [at - 40, at - 20],
+    )
     let told = 0
     const unsubscribe = feed.subscribe(() => told++)
     await vi.advanceTimersByTimeAsync(10_000)
     const period = periodOf(2_000)
-    expect(n.reads).toHaveLength(1)
+    expect(reads).toHaveLength(1)
     // each try after the first waits one period from the group's older start (40 ms before it)
     expect(loads.length).toBeGreaterThan(3)
     for (let i = 2; i < loads.length; i++) expect(loads[i]! - loads[i - 1]!).toBeGreaterThanOrEqual(period - 40)
     expect(told).toBe(1)
     unsubscribe()
+    feed.stop()
+  })
+
+  test('behavior: a load that hands back the window held (no read made) ends no failure: answers stay stale-marked, and the next try comes a quarter period later, not at once', async () => {
+    const { feed, loads, reads } = feedInGroup(
+      (i) => (i === 0 ? 'read' : i === 1 ? 'fail' : 'turned away'),
+      () => undefined,
+    )
+    let told = 0
+    const unsubscribe = feed.subscribe(() => told++)
+    await vi.advanceTimersByTimeAsync(15_000)
+    expect(reads).toHaveLength(1)
+    // the first window, then the failure: nothing since
+    expect(told).toBe(2)
+    // the feed's own tries (a request may start one sooner)
+    const turnedAway = loads.slice(2)
+    expect(turnedAway.length).toBeGreaterThan(3)
+    for (let i = 1; i < turnedAway.length; i++) expect(turnedAway[i]! - turnedAway[i - 1]!).toBeGreaterThanOrEqual(periodOf(2_000) / 4)
+    const answer = await answerOf(feed)
+    expect(answer.stale).toBe(true)
+    unsubscribe()
+    feed.stop()
+  })
+
+  test('behavior: a request past MAX_STALE_SECONDS whose load hands back the window held gets it marked stale, never as current', async () => {
+    const { feed, reads } = feedInGroup(
+      (i) => (i === 0 ? 'read' : 'turned away'),
+      () => [],
+    )
+    expect((await answerOf(feed, { warm: false })).stale).toBe(false)
+    await vi.advanceTimersByTimeAsync(feedSettings().maxStaleMs + 1_000)
+    const answer = await answerOf(feed, { warm: false })
+    expect(reads).toHaveLength(1)
+    expect(answer.stale).toBe(true)
     feed.stop()
   })
 })

@@ -142,7 +142,7 @@ describe('readThroughSharedStore', () => {
     const held = { ...makeWindow({ baseFees: [1n, 2n], next: 3n }), fetchedAt: Date.now() - 5_000 }
     const t0 = Date.now()
     const r = await readThroughSharedStore(params(store, node.read, { waitMs: 150, held, newerThan: held.fetchedAt }))
-    expect(r).toEqual({ window: held, source: 'ceiling' })
+    expect(r).toEqual({ window: held, source: 'ceiling', groupStarts: [] })
     expect(node.calls).toHaveLength(0)
     expect(Date.now() - t0).toBeGreaterThanOrEqual(150)
   })
