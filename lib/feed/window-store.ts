@@ -5,7 +5,7 @@ import type { FeeWindow } from '../core/types'
 import { processSingleton } from '../core/process-singleton'
 import { getSharedWindow, lockChainRead, putSharedWindow, unlockChainRead } from '../store/store'
 import { INSTANCE_LOCAL_TAG } from '../store/next-cache-handler.mjs'
-import { readThroughSharedStore, type SharedReadSource } from './shared-read'
+import { readThroughSharedStore, type SharedReadResult, type SharedReadSource } from './shared-read'
 
 /**
  * The places a chain's window is held, behind one interface, top to bottom:
@@ -31,10 +31,10 @@ export type WindowStore = {
 }
 
 /** Where a load's window came from: the upstream read here, another instance's read, or, under the group's read ceiling, the newest window known. */
-export type LoadSource = SharedReadSource | 'cache' | 'ceiling'
+export type LoadSource = SharedReadSource | 'cache'
 
-/** A load's window, where it came from and, under the group's ceiling, the group's read starts (SharedReadResult). */
-export type LoadResult = { window: FeeWindow; source: LoadSource; groupStarts?: readonly number[] }
+/** A load's window, where it came from and, under the group's ceiling, the group's read starts: SharedReadResult, from any layer. */
+export type LoadResult = Omit<SharedReadResult, 'source'> & { source: LoadSource }
 
 /** One layer below memory. */
 export type WindowLayer = (accept: (w: FeeWindow) => boolean, next: (published?: FeeWindow) => Promise<LoadResult>) => Promise<LoadResult>
