@@ -34,7 +34,7 @@ export type ChainFeePolicy = {
   tipWindowMs: number
   /**
    * The chain's blocks carry its live EIP-1559 parameters (OP-stack's extraData since Holocene), which
-   * then set the two bounds (withLiveParams); false once configuration overrides either bound.
+   * then set the two bounds unless configuration overrides either (withLiveParams).
    */
   readsLiveParams?: boolean
   /**
@@ -43,6 +43,13 @@ export type ChainFeePolicy = {
    * above it), though data outside them is still not refused (enforceBaseFeeBounds).
    */
   liveParamsRead?: boolean
+  /** Set by chainFeePolicy when configuration overrides either bound: the blocks' live EIP-1559 parameters are then ignored. */
+  boundsConfigured?: boolean
+  /**
+   * The lowest base fee the chain's rule allows, wei: set by withLiveParams from an OP-stack Jovian
+   * block's extraData. No quantile or cap of the forecast goes below it.
+   */
+  minBaseFeeWei?: bigint
 }
 
 /** EIP-1559 as Ethereum runs it. */
@@ -191,40 +198,65 @@ export type ChainFeePolicyOverride = Partial<Omit<ChainFeePolicy, 'family'>>
 export function chainFeePolicy(chainId: number, override?: ChainFeePolicyOverride): ChainFeePolicy {
   const row = Object.hasOwn(CHAIN_FEE_POLICIES, chainId) ? CHAIN_FEE_POLICIES[chainId] : undefined
   const policy = { ...(row ?? DEFAULT_FEE_POLICY), ...override }
-  // an operator's bound wins over the blocks' own
-  if (override?.maxBaseFeeRisePpm !== undefined || override?.maxBaseFeeFallPpm !== undefined) policy.readsLiveParams = false
+  // an operator's bound wins over the blocks' own (a Jovian block's minimum base fee still applies)
+  if (override?.maxBaseFeeRisePpm !== undefined || override?.maxBaseFeeFallPpm !== undefined) policy.boundsConfigured = true
   if (policy.minSuggestedPriorityFeeWei < policy.minPriorityFeeWei) policy.minSuggestedPriorityFeeWei = policy.minPriorityFeeWei
   return policy
 }
 
 /**
- * An OP-stack block's EIP-1559 parameters, from its extraData: since Holocene the chain operator sets
- * them (SystemConfig.setEIP1559Params) and every block carries them: version byte 0 (Holocene) or 1
- * (Jovian, which appends an 8-byte minimum base fee), then the denominator and the elasticity as
- * 4-byte big-endian integers (op-geth consensus/misc/eip1559: DecodeHoloceneExtraData). OP Mainnet
- * and Base have changed theirs since (Base: elasticity 5, denominator 100 in 2026, +4% a block), so
- * the live values beat any table. null when absent, malformed, or zero (the chain's defaults apply).
+ * What an OP-stack block's extraData says of the chain's fee rules: since Holocene the chain operator
+ * sets the EIP-1559 parameters (SystemConfig.setEIP1559Params) and every block carries them: version
+ * byte 0 (Holocene) or 1 (Jovian), then the denominator and the elasticity as 4-byte big-endian
+ * integers; version 1 appends the minimum base fee as an 8-byte big-endian integer, wei (op-geth
+ * consensus/misc/eip1559: DecodeHoloceneExtraData / DecodeJovianExtraData; ethereum-optimism/specs
+ * protocol/jovian/exec-engine.md, "Minimum Base Fee"). A zero denominator and elasticity mean the
+ * chain's pre-Holocene defaults (`eip1559: null`). OP Mainnet and Base have changed theirs since (Base:
+ * elasticity 5, denominator 100 in 2026, +4% a block), so the live values beat any table.
+ * @returns null when absent, malformed or of a version this code does not know: "no live parameters",
+ *   never an error
  */
-export function opStackEip1559Params(extraData: string | undefined): { denominator: number; elasticity: number } | null {
+export function opStackExtraData(
+  extraData: string | undefined,
+): { eip1559: { denominator: number; elasticity: number } | null; minBaseFeeWei: bigint | null } | null {
   if (!extraData) return null
   const hex = extraData.startsWith('0x') ? extraData.slice(2) : extraData
   const version = hex.slice(0, 2)
   if (!((version === '00' && hex.length === 18) || (version === '01' && hex.length === 34))) return null
+  if (!/^[0-9a-fA-F]*$/.test(hex)) return null
   const denominator = Number.parseInt(hex.slice(2, 10), 16)
   const elasticity = Number.parseInt(hex.slice(10, 18), 16)
-  if (!(denominator > 0 && elasticity > 0)) return null
-  return { denominator, elasticity }
+  const eip1559 = denominator > 0 && elasticity > 0 ? { denominator, elasticity } : null
+  // one of the two zero is invalid (op-geth ValidateHoloceneExtraData): no live parameters
+  if (eip1559 === null && (denominator > 0 || elasticity > 0)) return null
+  return { eip1559, minBaseFeeWei: version === '01' ? BigInt(`0x${hex.slice(18, 34)}`) : null }
 }
 
 /**
- * The policy with the chain's live EIP-1559 parameters where its blocks carry them (OP-stack): a full
- * block raises the base fee by (elasticity − 1) / denominator, an empty one lowers it by 1 / denominator.
+ * An OP-stack block's EIP-1559 parameters, from its extraData (opStackExtraData); null when absent,
+ * malformed, unknown or zero (the chain's defaults apply).
+ */
+export function opStackEip1559Params(extraData: string | undefined): { denominator: number; elasticity: number } | null {
+  return opStackExtraData(extraData)?.eip1559 ?? null
+}
+
+/**
+ * The policy with the chain's live fee parameters where its blocks carry them (OP-stack): a full
+ * block raises the base fee by (elasticity − 1) / denominator, an empty one lowers it by
+ * 1 / denominator; since Jovian the base fee never goes below the minimum the block carries
+ * (`minBaseFeeWei`), the forecast's and the caps' lower bound.
  */
 export function withLiveParams(policy: ChainFeePolicy, headExtraData: string | undefined): ChainFeePolicy {
   if (!policy.readsLiveParams) return policy
-  const live = opStackEip1559Params(headExtraData)
+  const live = opStackExtraData(headExtraData)
   if (!live) return policy
-  const rise = (PPM * BigInt(live.elasticity - 1) + BigInt(live.denominator) - 1n) / BigInt(live.denominator)
-  const fall = (PPM + BigInt(live.denominator) - 1n) / BigInt(live.denominator)
-  return { ...policy, maxBaseFeeRisePpm: rise, maxBaseFeeFallPpm: fall, liveParamsRead: true }
+  const out: ChainFeePolicy = { ...policy }
+  if (live.minBaseFeeWei !== null && live.minBaseFeeWei > 0n) out.minBaseFeeWei = live.minBaseFeeWei
+  if (live.eip1559 && !policy.boundsConfigured) {
+    const { denominator, elasticity } = live.eip1559
+    out.maxBaseFeeRisePpm = (PPM * BigInt(elasticity - 1) + BigInt(denominator) - 1n) / BigInt(denominator)
+    out.maxBaseFeeFallPpm = (PPM + BigInt(denominator) - 1n) / BigInt(denominator)
+    out.liveParamsRead = true
+  }
+  return out
 }

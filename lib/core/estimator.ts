@@ -160,15 +160,27 @@ export function forecastHorizonsFor(blockIntervalMs: number): number {
 }
 
 /**
+ * The least headroom any max fee leaves (wei of base fee): the next base fee raised by one full block
+ * at the chain's rule (`model.upper(2)`: Ethereum ×1.125, an OP-stack chain ×(1 + (elasticity − 1) /
+ * denominator) from its head's extraData, Polygon its bound; on a chain with no per-block bound the
+ * policy's assumed rise, docs/estimator.md). A window that never moved is no evidence that nothing
+ * can: one busy block after the answer must not price a transaction out.
+ */
+export function headroomFloor(model: ForecastModel): bigint {
+  return model.upper(2)
+}
+
+/**
  * Each level's base-fee cap (wei): the base fee that every block of its horizon (levelHorizon: the
  * answer's age and its wait) stays at or under with the level's own promise (low 90%, medium 95%,
- * high 99%) by the forecast (./forecast.ts baseFeeCap); never below the next base fee, never above
- * the protocol's bound over that horizon, the bound itself where the window is too short to
- * forecast. A faster level's cap is at least a slower one's (low ≤ medium ≤ high).
+ * high 99%) by the forecast (./forecast.ts baseFeeCap); never below headroomFloor (one full block's
+ * rise over the next base fee), never above the protocol's bound over that horizon, the bound itself
+ * where the window is too short to forecast. A faster level's cap is at least a slower one's
+ * (low ≤ medium ≤ high).
  */
 export function levelBaseFeeCaps(model: ForecastModel, blockIntervalMs: number): Record<Urgency, bigint> {
   const out = {} as Record<Urgency, bigint>
-  let floor = model.next
+  let floor = headroomFloor(model)
   for (const level of ['low', 'medium', 'high'] as const) {
     const cap = baseFeeCap(model, levelHorizon(level, blockIntervalMs), LEVEL_SETTINGS[level].targetInclusion)
     out[level] = maxOf(cap, floor)

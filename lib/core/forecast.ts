@@ -20,7 +20,8 @@
  *   widened the fan on Polygon's window past the p90 band and made mainnet's p99 less sharp.)
  * - the protocol: every quantile within the chain's bounds from the next base fee (k − 1 steps of
  *   the largest rise and fall), where the chain enforces them (chain-policy.ts); `bound` is the
- *   largest rise's, null on chains that only assume one.
+ *   largest rise's, null on chains that only assume one. No quantile below the chain's minimum base
+ *   fee where its blocks carry one (OP-stack Jovian).
  */
 import type { ChainFeePolicy } from './chain-policy'
 import { mulDivCeil, PPM } from './units'
@@ -29,7 +30,10 @@ import { mulDivCeil, PPM } from './units'
 const MAX_FEE_WEI = (1n << 256n) - 1n
 
 /** What the forecast needs of a chain's policy: its bounds, and whether they are its rule. */
-export type BoundsPolicy = Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'maxBaseFeeFallPpm' | 'enforceBaseFeeBounds' | 'liveParamsRead'>
+export type BoundsPolicy = Pick<
+  ChainFeePolicy,
+  'maxBaseFeeRisePpm' | 'maxBaseFeeFallPpm' | 'enforceBaseFeeBounds' | 'liveParamsRead' | 'minBaseFeeWei'
+>
 
 /**
  * Whether the policy's bounds are the chain's rule (Ethereum's and Polygon's, enforced; an OP-stack
@@ -69,6 +73,8 @@ export type ForecastModel = {
   /** k − 1 steps of the largest rise (or fall) from the next base fee, k = 1 … FORECAST_HORIZONS + … (index k − 1). */
   upper: (k: number) => bigint
   lower: (k: number) => bigint
+  /** The lowest base fee the chain allows (an OP-stack Jovian block's minimum), wei; 0 where none is known. */
+  min: bigint
   /** Whether `upper` is the chain's enforced rule (else it is only assumed: bound null). */
   enforced: boolean
   /** Undefined when the window is too short or a base fee is 0: quantiles take the bound. */
@@ -156,9 +162,13 @@ function grown(next: bigint, ppm: bigint, steps: number, up: boolean): bigint {
 export function fitForecast(baseFees: readonly bigint[], next: bigint, policy: BoundsPolicy, horizons = FORECAST_HORIZONS): ForecastModel {
   const rise = policy.maxBaseFeeRisePpm > PPM ? PPM : policy.maxBaseFeeRisePpm
   const fall = policy.maxBaseFeeFallPpm > PPM ? PPM : policy.maxBaseFeeFallPpm
+  const min = policy.minBaseFeeWei ?? 0n
   const upper = (k: number) => grown(next, rise, k - 1, true)
-  const lower = (k: number) => grown(next, fall, k - 1, false)
-  const model: ForecastModel = { next, upper, lower, enforced: boundIsRule(policy) }
+  const lower = (k: number) => {
+    const v = grown(next, fall, k - 1, false)
+    return v < min ? min : v
+  }
+  const model: ForecastModel = { next, upper, lower, min, enforced: boundIsRule(policy) }
   const series = [...baseFees, next]
   if (series.length - 1 < MIN_FORECAST_STEPS || series.some((b) => b <= 0n)) return model
   // log steps x_i = ln(b_{i+1} / b_i); exact enough in float: base fees carry ≤ 16 significant digits that matter
@@ -218,7 +228,6 @@ export function fitForecast(baseFees: readonly bigint[], next: bigint, policy: B
 
 const clampBig = (v: bigint, lo: bigint, hi: bigint | null) => (v < lo ? lo : hi !== null && v > hi ? hi : v)
 
-/** exp(log) × next as wei, rounded up. */
 /**
  * next × exp(log), rounded up, or `beyond` when the factor is past what a float holds (a window of
  * absurd steps on a chain with no bound: exp overflows, or the 1e9 fixed point does): the bound path
@@ -237,7 +246,7 @@ const scaled = (next: bigint, log: number, beyond: bigint): bigint => {
 export function baseFeeQuantile(model: ForecastModel, k: number, q: number): bigint {
   if (k <= 1) return model.next
   const hi = model.upper(k)
-  const lo = model.enforced ? model.lower(k) : 0n
+  const lo = model.enforced ? model.lower(k) : model.min
   if (!model.fit) return hi
   const r = model.fit.residuals[k - 1]
   if (!r || r.length === 0) return hi

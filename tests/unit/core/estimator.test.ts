@@ -225,15 +225,36 @@ describe('estimateLevels', () => {
     expect(priorityFeeRanges(data).latest).toEqual([GWEI, GWEI])
   })
 
-  test('behavior: a window whose base fee never moved: the max fee is the next base fee plus the tip, not the protocol bound (2.57×)', () => {
-    const baseFees = Array(100).fill(GWEI)
-    const data = toFeeData(makeWindow({ baseFees, next: GWEI + 1n, ratios: baseFees.map((_, i) => (i === 99 ? 1 : 0.5)) }))
-    const levels = estimateLevels(data, ethereum)
-    for (const l of [levels.low, levels.medium, levels.high]) {
-      const cap = l.maxFeePerGas - l.maxPriorityFeePerGas
-      expect(cap >= GWEI + 1n).toBe(true)
-      expect(cap <= GWEI + 2n).toBe(true)
-    }
+  // A chain at its floor (every base fee the same, blocks under target): each level's headroom over
+  // the next base fee is exactly one full block's rise at the chain's own rule, not 0 and not the
+  // protocol's bound over the wait (1.125^8 ≈ 2.57× on Ethereum).
+  test.each([
+    // Ethereum and Sepolia: a full block raises the base fee by 1/8 (go-ethereum CalcBaseFee)
+    { chain: 'Ethereum', policy: chainFeePolicy(1), next: 25n * GWEI, raised: (n: bigint) => n + n / 8n },
+    { chain: 'Sepolia', policy: chainFeePolicy(11155111), next: 25n * GWEI, raised: (n: bigint) => n + n / 8n },
+    // an EIP-1559 chain at 7 wei (Linea's resting base fee): the rise rounds up to 1 wei
+    { chain: 'Ethereum at 7 wei', policy: chainFeePolicy(1), next: 7n, raised: (n: bigint) => n + 1n },
+    // Base at its 0.005 gwei floor, Holocene extraData: denominator 100, elasticity 5: +4%
+    {
+      chain: 'Base (Holocene extraData)',
+      policy: withLiveParams(chainFeePolicy(8453), '0x' + '00' + '00000064' + '00000005'),
+      next: 5_000_000n,
+      raised: (n: bigint) => n + (n * 4n) / 100n,
+    },
+    // Jovian extraData: denominator 250, elasticity 6 (+2%), minimum base fee 0.005 gwei
+    {
+      chain: 'OP Mainnet (Jovian extraData)',
+      policy: withLiveParams(chainFeePolicy(10), '0x' + '01' + '000000fa' + '00000006' + '00000000004c4b40'),
+      next: 5_000_000n,
+      raised: (n: bigint) => n + (n * 5n) / 250n,
+    },
+    // Arbitrum: no per-block bound; the policy's assumed 12.5% a block (docs/estimator.md)
+    { chain: 'Arbitrum One', policy: chainFeePolicy(42161), next: 10_000_000n, raised: (n: bigint) => n + n / 8n },
+  ])('behavior: $chain at its floor: every level leaves one full block of headroom', ({ policy, next, raised }) => {
+    const baseFees = Array(500).fill(next)
+    const data = toFeeData(makeWindow({ baseFees, next, ratios: baseFees.map(() => 0.1), intervalMs: 2_000 }))
+    const levels = estimateLevels(data, policy)
+    for (const l of [levels.low, levels.medium, levels.high]) expect(l.maxFeePerGas - l.maxPriorityFeePerGas).toBe(raised(next))
   })
 
   test("behavior: never above the chain's own bound: OP-stack's 2% a block caps a window that rose at the bound; Ethereum's 12.5% does not bind it", () => {

@@ -107,6 +107,37 @@ describe('forecastBaseFee', () => {
     expect(gwei(h10.p99) / gwei(next)).toBeLessThan(1.1)
   })
 
+  test("behavior: an OP-stack chain falling onto its Jovian minimum base fee: no quantile below the minimum the head's extraData carries", () => {
+    // empty blocks (deposits only) on a 250-denominator chain: −0.4% a block from 0.02 gwei, the
+    // rule's floor at 0.005 gwei (op-geth: max(minBaseFee, CalcBaseFee))
+    const min = 5_000_000n
+    const fees = [20_000_000n]
+    for (let i = 0; i < 500; i++) {
+      const b = fees.at(-1)!
+      const fallen = b - b / 250n
+      fees.push(fallen < min ? min : fallen)
+    }
+    // still falling: the last step above the floor
+    const baseFees = fees.slice(-200, -1).map((b, i) => b + BigInt(199 - i) * 40_000n)
+    const next = baseFees.at(-1)! - baseFees.at(-1)! / 250n
+    const jovian = '0x' + '01' + '000000fa' + '00000006' + min.toString(16).padStart(16, '0')
+    const policy = withLiveParams(chainFeePolicy(10), jovian)
+    expect(policy.minBaseFeeWei).toBe(min)
+    const f = forecastBaseFee(baseFees, next, policy)
+    expect(f.method).toBe('window')
+    for (const h of f.horizons) for (const q of [h.p50, h.p90, h.p99]) expect(q >= min).toBe(true)
+    // without the minimum the same window forecasts below it: the bound is what the test checks
+    const unfloored = forecastBaseFee(baseFees, next, withLiveParams(chainFeePolicy(10), '0x00000000fa00000006'))
+    expect(unfloored.horizons.some((h) => h.p50 < min)).toBe(true)
+  })
+
+  test.each(['0x02000000fa00000006', '0x01000000fa00000006', '0x00000000fa0000000600', '0x00zz0000fa00000006'])(
+    'behavior: an extraData of an unknown version or length (%s) is read as no live parameters, never an error',
+    (extra) => {
+      expect(withLiveParams(chainFeePolicy(10), extra)).toEqual(chainFeePolicy(10))
+    },
+  )
+
   test('behavior: a chain with no bound (an unknown chain) forecasts from its own steps, even steps larger than 12.5%', () => {
     // steps of ±20% a block, alternating runs: more than EIP-1559 allows
     const rnd = createRandom(5)
