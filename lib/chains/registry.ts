@@ -3,6 +3,7 @@ import * as viemChains from 'viem/chains'
 import { getServerEnv, type ServerEnv } from '../env'
 import { chainFeePolicy, type ChainFeePolicy } from '../core/chain-policy'
 import { processSingleton } from '../core/process-singleton'
+import type { L1FeeRule } from '../core/types'
 
 /** A chain the service answers for. */
 export type ChainConfig = {
@@ -25,7 +26,23 @@ export type ChainConfig = {
    * fees do not include (GET /v1/supportedNetworks lists it under partialSupport.optimism).
    */
   opStack?: boolean
+  /**
+   * The L1 fee the chain charges beside its gas, whose parameters each read asks of its predeploys:
+   * 'op-stack' (GasPriceOracle, L1Block) or 'arbitrum' (ArbGasInfo); absent elsewhere.
+   */
+  l1FeeRule?: L1FeeRule
+  /**
+   * Whether the chain is an L2 (viem's `sourceId`) that charges an L1 fee the service does not compute
+   * (Scroll, zkSync, …): transactionCost then says so (l1DataFee null) instead of claiming none.
+   */
+  unknownL1Fee?: boolean
 }
+
+/**
+ * Families whose transactions pay no fee beside gas: L1s, and Linea, whose gas price covers its L1
+ * cost (docs.linea.build, "Gas": L1 costs are "covered by the recommended L2 gas price and gas used").
+ */
+const NO_L1_FEE_FAMILIES = new Set(['ethereum', 'polygon-pos', 'bsc', 'linea', 'avalanche'])
 
 /** A chain's fee policy: the one configured on it, else its row of the table. */
 export function feePolicyOf(chain: Pick<ChainConfig, 'id' | 'feePolicy'>): ChainFeePolicy {
@@ -58,6 +75,9 @@ export function buildChainRegistry(
   const chains = new Map<number, ChainConfig>()
   const add = (id: number, rpcUrls: string[]) => {
     const known = knownChains().get(id)
+    const family = chainFeePolicy(id).family
+    const opStack = family === 'op-stack' || known?.contracts?.gasPriceOracle !== undefined
+    const l1FeeRule: L1FeeRule | undefined = opStack ? 'op-stack' : family === 'arbitrum' ? 'arbitrum' : undefined
     chains.set(id, {
       id,
       name: known?.name ?? `Chain ${id}`,
@@ -65,7 +85,11 @@ export function buildChainRegistry(
       nominalBlockTimeMs: (known as { blockTime?: number } | undefined)?.blockTime,
       nativeCurrency: known ? { symbol: known.nativeCurrency.symbol, decimals: known.nativeCurrency.decimals } : undefined,
       feePolicy: chainFeePolicy(id, Object.hasOwn(overrides, String(id)) ? overrides[String(id)] : undefined),
-      opStack: chainFeePolicy(id).family === 'op-stack' || known?.contracts?.gasPriceOracle !== undefined,
+      opStack,
+      ...(l1FeeRule ? { l1FeeRule } : {}),
+      ...(!l1FeeRule && !NO_L1_FEE_FAMILIES.has(family) && (known === undefined || known.sourceId !== undefined)
+        ? { unknownL1Fee: true }
+        : {}),
     })
   }
   if (env.USE_PUBLIC_RPCS) {

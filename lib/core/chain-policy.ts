@@ -32,6 +32,8 @@ export type ChainFeePolicy = {
    * quantile needs more samples, fewer when the window has fewer).
    */
   tipWindowMs: number
+  /** The most gas one transaction may use by the chain's rule (GET transactionCost refuses more); absent: the block's gas limit. */
+  maxTransactionGas?: bigint
   /**
    * The chain's blocks carry its live EIP-1559 parameters (OP-stack's extraData since Holocene), which
    * then set the two bounds unless configuration overrides either (withLiveParams).
@@ -79,6 +81,9 @@ const ethereum: ChainFeePolicy = {
   ignoresTips: false,
   ...EIP1559,
   tipWindowMs: TIP_WINDOW_MS,
+  // EIP-7825 (Osaka: mainnet 2025-12-03, Sepolia 2025-10-14): at most 2^24 gas a transaction
+  // (go-ethereum params/protocol_params.go MaxTxGas = 1 << 24)
+  maxTransactionGas: 1n << 24n,
 }
 
 const opStack: ChainFeePolicy = {
@@ -142,11 +147,17 @@ const arbitrum: ChainFeePolicy = {
   // Nitro's sequencer is first come, first served (docs.arbitrum.io, "Gas and fees": "Because tips do
   // not make sense in this model, they are ignored"); ArbOS 61's opt-in tip collection is off on One
   ignoresTips: true,
-  // the L2 base fee (floor 0.02 gwei since ArbOS 51, January 2026) grows with the gas backlog over a
-  // per-second target (nitro arbos/l2pricing/model.go), not per block: plan Ethereum's rise per block,
-  // never refuse data
-  ...ASSUMED_EIP1559,
+  // no per-block bound: the L2 base fee is the minimum (0.02 gwei since ArbOS 51, January 2026) ×
+  // exp(Σ backlog_i / (window_i × target_i)) over the chain's gas targets (nitro arbos/l2pricing/model.go;
+  // One's six targets, 60 Mgas/s over 9 s … 10 Mgas/s over 86,400 s, arbitrum-docs chain parameters).
+  // The policy minimum planned per block: a block at the 64M effective limit (32M block + a 32M
+  // transaction) adds 64M × Σ 1/(T_i·W_i) ≈ 0.157 to the exponent, ×1.170; never refuse data
+  maxBaseFeeRisePpm: 170_000n,
+  maxBaseFeeFallPpm: PPM / 8n,
+  enforceBaseFeeBounds: false,
   tipWindowMs: TIP_WINDOW_MS,
+  // ArbOS 50+: 32M gas of L2 execution a transaction (nitro arbos/l2pricing/model.go InitialPerTxGasLimitV50)
+  maxTransactionGas: 32_000_000n,
 }
 
 const linea: ChainFeePolicy = {
@@ -176,7 +187,12 @@ const avalanche: ChainFeePolicy = {
  * An unknown chain: EIP-1559's bounds planned for (and the largest rise the window shows, when that is
  * more), never enforced; no tip floor.
  */
-export const DEFAULT_FEE_POLICY: ChainFeePolicy = { ...ethereum, family: 'default', enforceBaseFeeBounds: false }
+export const DEFAULT_FEE_POLICY: ChainFeePolicy = {
+  ...ethereum,
+  family: 'default',
+  enforceBaseFeeBounds: false,
+  maxTransactionGas: undefined,
+}
 
 /** Every chain the README lists as a default gets a row. */
 export const CHAIN_FEE_POLICIES: Readonly<Record<number, ChainFeePolicy>> = {

@@ -139,6 +139,39 @@ export const BlobFeesSchema = z.object({
   blobMax: z.number().int().positive().meta({ description: 'Most blobs a block may carry, in the fork active at the head block.' }),
 })
 
+/** One level of GET transactionCost: amounts in gwei of the chain's native token (not per gas). */
+export const TransactionCostLevelSchema = z.object({
+  fee: GweiSchema.meta({
+    description:
+      "What the transaction will most likely cost: gas × (the next base fee + the level's tip) + l1DataFee + operatorFee, gwei of the native token.",
+  }),
+  maxFee: GweiSchema.meta({
+    description:
+      "What a wallet must hold for it: gas × the level's suggestedMaxFeePerGas + the L1 data fee's cap over the level's wait + operatorFee, gwei of the native token.",
+  }),
+})
+
+/** GET /networks/{chainId}/transactionCost: a transaction's whole cost, per level. */
+export const TransactionCostSchema = z.object({
+  blockNumber: z.number().int().nonnegative().meta({ description: 'The head block the answer is for (X-Block-Number).' }),
+  gas: z.number().int().positive().meta({ description: 'The gas limit asked about.' }),
+  txBytes: z.number().int().nonnegative().meta({
+    description:
+      "The unsigned serialized transaction's size the L1 fee is for, bytes: the query's txBytes, the tx's size, or 51 (a plain transfer).",
+  }),
+  l1DataFee: GweiSchema.nullable().meta({
+    description:
+      'What the chain charges for the transaction\'s L1 data, gwei of the native token: OP-stack GasPriceOracle.getL1FeeUpperBound(txBytes) or getL1Fee(tx); Arbitrum the L1 price per byte × the signed size (an upper bound); "0" on chains with none; null on an L2 whose L1 fee the service does not compute (the fees then leave it out).',
+  }),
+  operatorFee: GweiSchema.nullable().meta({
+    description:
+      'OP-stack\'s operator fee for `gas` (Isthmus and Jovian rules), gwei of the native token; "0" elsewhere; null where unknown.',
+  }),
+  low: TransactionCostLevelSchema,
+  medium: TransactionCostLevelSchema,
+  high: TransactionCostLevelSchema,
+})
+
 /** GET /v1/supportedNetworks: the chains served; OP-stack chains (whose L1 data fee a client adds itself) under partialSupport.optimism. */
 export const SupportedNetworksSchema = z.object({
   fullSupport: z.array(z.number().int().positive()),
@@ -188,6 +221,7 @@ export type GasPrices = z.infer<typeof GasPricesSchema>
 export type ForecastHorizonBody = z.infer<typeof ForecastHorizonSchema>
 export type BaseFeeForecastBody = z.infer<typeof BaseFeeForecastSchema>
 export type BlobFeesBody = z.infer<typeof BlobFeesSchema>
+export type TransactionCostBody = z.infer<typeof TransactionCostSchema>
 export type ErrorBody = z.infer<typeof ErrorBodySchema>
 export type SupportedNetworks = z.infer<typeof SupportedNetworksSchema>
 export type ReplacementFeesBody = z.infer<typeof ReplacementFeesSchema>

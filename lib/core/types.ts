@@ -40,6 +40,13 @@ export type FeeWindow = {
   blobGasUsedRatio?: number[]
   /** The head block's extraData (hex), where OP-stack chains carry their EIP-1559 parameters. */
   headExtraData?: string
+  /** The head block's gas limit (decimal): no transaction on the chain can use more. */
+  headGasLimit?: string
+  /**
+   * What the chain's predeploys reported at the head for the L1 part of a transaction's cost (OP-stack,
+   * Arbitrum), read in the same batch as the window; absent on chains without one.
+   */
+  l1Fee?: L1FeeParams
   /**
    * The chain's blocks carry no baseFeePerGas (no EIP-1559 fee market: pre-London or a chain that never
    * adopted it). eth_feeHistory then answers base fees of 0 and rewards that are the transactions'
@@ -68,6 +75,32 @@ export type FeeWindow = {
    */
   readStarts?: number[]
 }
+
+/** Which L1 fee a chain charges beside gas, so which predeploys the window's read asks. */
+export type L1FeeRule = 'op-stack' | 'arbitrum'
+
+/**
+ * The L1 fee parameters of an L2's head, JSON-plain (decimal wei strings).
+ * - `op-stack`: GasPriceOracle's Fjord inputs (l1BaseFee, blobBaseFee, the two scalars) and L1Block's
+ *   operator fee parameters, with the forks that choose the operator fee's formula.
+ * - `arbitrum`: ArbGasInfo.getPricesInWei()'s price per L1 calldata byte, wei.
+ * - `unavailable`: the chain charges one but its predeploys did not answer as expected (a chain
+ *   before Fjord, a node that refuses eth_call): the cost is served without it and says so.
+ */
+export type L1FeeParams =
+  | {
+      rule: 'op-stack'
+      l1BaseFee: string
+      blobBaseFee: string
+      baseFeeScalar: number
+      blobBaseFeeScalar: number
+      isthmus: boolean
+      jovian: boolean
+      operatorFeeScalar: number
+      operatorFeeConstant: string
+    }
+  | { rule: 'arbitrum'; perL1CalldataByte: string }
+  | { rule: 'unavailable'; reason: string }
 
 /**
  * The read timing's state (lib/feed/read-timing.ts nextRead): where the held head's slot is on the

@@ -387,6 +387,7 @@ export class ChainFeed {
         previous: held && startedAt - held.fetchedAt <= this.settings.maxStaleMs ? held : undefined,
         fallbackBlockTimeMs: this.chain.nominalBlockTimeMs ?? 2_000,
         ...(policy.enforceBaseFeeBounds ? { baseFeeBounds: { risePpm: policy.maxBaseFeeRisePpm, fallPpm: policy.maxBaseFeeFallPpm } } : {}),
+        ...(this.chain.l1FeeRule ? { l1FeeRule: this.chain.l1FeeRule } : {}),
       })
       this.lastReadMs = this.now() - startedAt
       observeSeconds('gas_api_upstream_read_duration_seconds', labels, this.lastReadMs / 1000)

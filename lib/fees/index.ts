@@ -22,6 +22,7 @@ import { processSingleton } from '../core/process-singleton'
 import { levelSuggestions, minimumReplacement, replacementFees, type LevelSuggestion, type TransactionFees } from '../core/replacement'
 import type { Urgency } from '../core/types'
 import { formatGwei } from '../core/units'
+import { transactionCost, type TransactionCostQuery } from '../core/transaction-cost'
 
 /** The feeds' settings of a configuration, built once per configuration object. */
 const feedSettings = processSingleton('feed-settings', () => new WeakMap<ServerEnv, FeedsSettings>())
@@ -239,6 +240,23 @@ export async function getReplacementFees(chainId: number, fees: TransactionFees)
     high: gweiFees(answer.high),
   })
   return { body, meta }
+}
+
+/**
+ * GET transactionCost: a transaction's whole cost per level (lib/core/transaction-cost.ts), from the
+ * same window as suggestedGasFees, the L1 fee parameters its read brought included: no upstream call
+ * of its own.
+ * @throws UnsupportedChainError, InvalidQueryError (gas above the chain's cap), NoPriceDataError,
+ *   UpstreamUnavailableError, UpstreamBadResponseError
+ */
+export async function getTransactionCost(chainId: number, query: TransactionCostQuery): Promise<{ body: string; meta: ReportMeta }> {
+  const { window, policy, meta } = await servedWindow(chainId, { feeMarket: false })
+  const chain = getChain(chainId)
+  const body = transactionCost(window, suggestionsFor(window, policy), query, {
+    maxTransactionGas: policy.maxTransactionGas,
+    unknownL1Fee: chain?.unknownL1Fee,
+  })
+  return { body: JSON.stringify(body), meta }
 }
 
 /** Per chain, the last accuracy report computed and when (for /metrics, which never waits for a new one). */

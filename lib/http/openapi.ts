@@ -7,6 +7,8 @@ import {
   Eip1559ReplacementSchema,
   BlobFeeLevelSchema,
   BlobFeesSchema,
+  TransactionCostLevelSchema,
+  TransactionCostSchema,
   GasPricesSchema,
   LegacyReplacementSchema,
   ReplacementFeesSchema,
@@ -61,6 +63,8 @@ const SCHEMAS = {
   ReplacementFees: ReplacementFeesSchema,
   BlobFeeLevel: BlobFeeLevelSchema,
   BlobFees: BlobFeesSchema,
+  TransactionCostLevel: TransactionCostLevelSchema,
+  TransactionCost: TransactionCostSchema,
   SupportedNetworks: SupportedNetworksSchema,
   SupportedChainNames: SupportedChainNamesSchema,
   ErrorBody: ErrorBodySchema,
@@ -252,6 +256,37 @@ const REPLACEMENT_QUERY: Record<(typeof REPLACEMENT_QUERY_PARAMETERS)[number], s
 const REPLACEMENT_DESCRIPTION =
   "The fees that replace a pending transaction (a speed-up, or a cancel: a zero-value transaction to oneself with the same nonce). `minimum`: each of the query's fees × 110% (a blob transaction's × 200%), rounded up to the wei and at least 1 wei above the old fee, the lowest replacement that geth, reth, erigon, bor, op-geth and anvil accept; `low`/`medium`/`high`: the larger of `minimum` and the level's current suggestion (suggestedGasFees; gasPrices for a legacy transaction), field by field, the tip never above the max fee; a blob fee is the minimum's at every level. The fields are the query's: maxFeePerGas and maxPriorityFeePerGas (plus maxFeePerBlobGas), or gasPrice. 400 names the parameter: missing, unknown or repeated, gasPrice with EIP-1559 fields, a value that is negative, has an exponent, more than 9 decimals or is past 2^256 − 1 wei, a tip above the max fee, maxFeePerBlobGas on a chain without blob transactions."
 
+const TRANSACTION_COST_DESCRIPTION =
+  "A transaction's whole cost per level, in gwei of the chain's native token (not per gas): `fee` = gas × (the next base fee + the level's tip) + l1DataFee + operatorFee, what it will most likely cost; `maxFee` = gas × the level's suggestedMaxFeePerGas + the L1 data fee's cap over the level's wait + operatorFee, what a wallet must hold. l1DataFee on OP-stack chains (Fjord and later) is exactly what GasPriceOracle.getL1FeeUpperBound(txBytes) returns at the head, or getL1Fee(tx) with `tx`; operatorFee by the chain's fork (Isthmus, Jovian); on Arbitrum the L1 component is ArbGasInfo's price per L1 calldata byte × the signed size (an upper bound: the chain charges the Brotli-compressed size); \"0\" on chains with no L1 fee; null on an L2 whose L1 fee the service does not compute. txBytes defaults to 51 (a plain EIP-1559 transfer, unsigned). Same window as suggestedGasFees: no upstream call of its own. 400 names the parameter: gas missing, repeated, not a decimal integer, under 21,000 or above the chain's per-transaction cap (2^24 on Ethereum since Osaka, 32,000,000 on Arbitrum, the head's gas limit elsewhere); txBytes over 131,072 (128 KiB); tx not an unsigned serialized transaction; both tx and txBytes; an unknown parameter."
+
+const TRANSACTION_COST_QUERY = [
+  {
+    name: 'gas',
+    in: 'query',
+    required: true,
+    description:
+      "The transaction's gas limit (on Arbitrum its L2 execution gas, without the L1 component): a decimal integer of at least 21,000.",
+    schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+    example: '21000',
+  },
+  {
+    name: 'txBytes',
+    in: 'query',
+    required: false,
+    description: "The unsigned serialized transaction's size, bytes (1–131,072); default 51, a plain transfer. Not with tx.",
+    schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+    example: '113',
+  },
+  {
+    name: 'tx',
+    in: 'query',
+    required: false,
+    description:
+      'The unsigned serialized transaction, 0x hex (viem serializeTransaction without a signature): the L1 fee is then exact. Not with txBytes.',
+    schema: { type: 'string', pattern: '^0x([0-9a-fA-F]{2})+$' },
+  },
+]
+
 /** A path's GET with query parameters besides the path's own. */
 function withQuery(path: Json, query: Json[]): Json {
   const get = path.get as Json
@@ -328,6 +363,15 @@ function document(): Json {
           schema: { type: 'string', pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,9})?$' },
           example: name === 'maxPriorityFeePerGas' ? '0.5' : '12.5',
         })),
+      ),
+      '/networks/{chainId}/transactionCost': withQuery(
+        chainEndpoint(
+          'getTransactionCost',
+          "A transaction's whole cost per level, the L1 data fee and operator fee of L2s included",
+          TRANSACTION_COST_DESCRIPTION,
+          'TransactionCost',
+        ),
+        TRANSACTION_COST_QUERY,
       ),
       '/networks/{chainId}/blobFees': chainEndpoint(
         'getBlobFees',

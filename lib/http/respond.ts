@@ -5,6 +5,7 @@ import {
   getFeeReport,
   getGasPrices,
   getReplacementFees,
+  getTransactionCost,
   supportedChainNames,
   supportedNetworks,
   type Endpoint,
@@ -17,6 +18,7 @@ import { logger } from '../log/logger'
 import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
 import { parseReplacementQuery } from '../core/replacement-query'
+import { parseTransactionCostQuery } from './transaction-cost-query'
 import { BASIC_CHALLENGE, errorJson, MISCONFIGURED } from './error-body'
 import {
   BlobsUnsupportedError,
@@ -266,6 +268,13 @@ export const gasPricesRoute = () => readOnlyRoute(jsonEndpoint('gasPrices', getG
  */
 export const replacementFeesRoute = () =>
   readOnlyRoute(jsonEndpoint('replacementFees', (chainId, query) => getReplacementFees(chainId, parseReplacementQuery(query))))
+
+/**
+ * Every method of GET /networks/{chainId}/transactionCost: a transaction's whole cost per level, the L1
+ * data fee and operator fee included (./transaction-cost-query.ts parses the query).
+ */
+export const transactionCostRoute = () =>
+  readOnlyRoute(jsonEndpoint('transactionCost', (chainId, query) => getTransactionCost(chainId, parseTransactionCostQuery(query))))
 
 /** Every method of GET /networks/{chainId}/blobFees: blob fees (EIP-4844), on chains with blobs. */
 export const blobFeesRoute = () => readOnlyRoute(jsonEndpoint('blobFees', getBlobFees))

@@ -7,6 +7,8 @@ import { PPM } from '../core/units'
 import { classifyRpcError } from './classify-error'
 import { withDeadline } from '../core/deadline'
 import { getRpcClient } from './client'
+import { readL1FeeParams } from './read-l1-fee-params'
+import type { L1FeeRule } from '../core/types'
 import { RpcBlockHeaderSchema, RpcChainIdSchema, RpcFeeHistorySchema, type RpcBlockHeader } from './schemas'
 import type { z } from 'zod'
 
@@ -29,6 +31,8 @@ export type ReadFeeWindowParameters = {
    * parent's), where the chain's fee policy enforces them: a window outside them is refused.
    */
   baseFeeBounds?: { risePpm: bigint; fallPpm: bigint }
+  /** The L1 fee the chain charges: its predeploys are asked in the same batch (readL1FeeParams). */
+  l1FeeRule?: L1FeeRule
 }
 
 /** How long an URL that failed is skipped, ms. */
@@ -132,7 +136,7 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
   // 'finalized' block, a block some way back whose number needs no earlier answer, to measure the
   // interval from; a node without that tag costs one more call below.
   const cold = p.previous === undefined
-  const [chainIdRaw, head, history, freshAnchor, finalized] = await Promise.all([
+  const [chainIdRaw, head, history, freshAnchor, finalized, l1Fee] = await Promise.all([
     known === undefined ? client.request({ method: 'eth_chainId' }) : Promise.resolve(undefined),
     getHeader(client, 'latest'),
     client.request({
@@ -141,6 +145,7 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
     }),
     anchorDue && p.previous ? getHeader(client, p.previous.oldestBlock) : Promise.resolve(undefined),
     cold ? getHeader(client, 'finalized').catch(() => undefined) : Promise.resolve(undefined),
+    p.l1FeeRule ? readL1FeeParams(client, p.l1FeeRule) : Promise.resolve(undefined),
   ])
 
   if (known === undefined) {
@@ -214,6 +219,8 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
     reward: (fh.reward ?? []).map((row) => row.map(hexToDec)),
     ...blobFieldsOf(fh, blocks, hexToDec),
     ...(headHeader.extraData ? { headExtraData: headHeader.extraData } : {}),
+    ...(headHeader.gasLimit ? { headGasLimit: BigInt(headHeader.gasLimit).toString() } : {}),
+    ...(l1Fee ? { l1Fee } : {}),
     ...(legacy ? { legacy: true as const } : {}),
     fetchedAt: Date.now(),
   }

@@ -15,6 +15,10 @@ export const RpcBlockHeaderSchema = z.object({
   number: SafeIntHex,
   timestamp: SafeIntHex,
   baseFeePerGas: Uint128Hex.nullish(),
+  gasLimit: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{1,16}$/, 'a hex quantity of at most 64 bits')
+    .nullish(),
   /** Up to 32 bytes on Ethereum; OP-stack chains carry their EIP-1559 parameters here (Holocene). */
   extraData: z
     .string()

@@ -248,8 +248,11 @@ describe('estimateLevels', () => {
       next: 5_000_000n,
       raised: (n: bigint) => n + (n * 5n) / 250n,
     },
-    // Arbitrum: no per-block bound; the policy's assumed 12.5% a block (docs/estimator.md)
-    { chain: 'Arbitrum One', policy: chainFeePolicy(42161), next: 10_000_000n, raised: (n: bigint) => n + n / 8n },
+    // Polygon PoS: ±5% a block bounds every producer configuration since Lisovo (bor MaxBaseFeeChangePercent)
+    { chain: 'Polygon PoS', policy: chainFeePolicy(137), next: 30n * GWEI, raised: (n: bigint) => n + n / 20n },
+    // Arbitrum: no per-block bound; the policy minimum, +17% a block (a block at the 64M effective
+    // limit under One's gas targets, docs/estimator.md)
+    { chain: 'Arbitrum One', policy: chainFeePolicy(42161), next: 20_000_000n, raised: (n: bigint) => n + (n * 17n) / 100n },
   ])('behavior: $chain at its floor: every level leaves one full block of headroom', ({ policy, next, raised }) => {
     const baseFees = Array(500).fill(next)
     const data = toFeeData(makeWindow({ baseFees, next, ratios: baseFees.map(() => 0.1), intervalMs: 2_000 }))

@@ -1,0 +1,7 @@
+// GET /networks/[chainId]/transactionCost?gas=…[&txBytes=… | &tx=0x…] – a transaction's whole cost per level,
+// the L1 data fee and operator fee of L2s included
+import { transactionCostRoute } from '@/lib/http/respond'
+
+export const dynamic = 'force-dynamic'
+
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = transactionCostRoute()
