@@ -1,7 +1,7 @@
 import type { Chain } from 'viem'
 import * as viemChains from 'viem/chains'
 import { getServerEnv, type ServerEnv } from '../env'
-import { chainFeePolicy, type ChainFeePolicy } from '../core/chain-policy'
+import { chainFeePolicy, L1_FEE_NOT_COMPUTED, type ChainFeePolicy } from '../core/chain-policy'
 import { processSingleton } from '../core/process-singleton'
 import type { L1FeeRule } from '../core/types'
 
@@ -32,17 +32,12 @@ export type ChainConfig = {
    */
   l1FeeRule?: L1FeeRule
   /**
-   * Whether the chain is an L2 (viem's `sourceId`) that charges an L1 fee the service does not compute
-   * (Scroll, zkSync, …): transactionCost then says so (l1DataFee null) instead of claiming none.
+   * Whether the chain may charge an L1 fee the service does not compute (a chain viem does not know,
+   * or one of L1_FEE_NOT_COMPUTED, such as Scroll): transactionCost then says so (l1DataFee null)
+   * instead of claiming none. Known L1s, and L2s whose gas covers their L1 cost (Linea), charge none beside gas.
    */
   unknownL1Fee?: boolean
 }
-
-/**
- * Families whose transactions pay no fee beside gas: L1s, and Linea, whose gas price covers its L1
- * cost (docs.linea.build, "Gas": L1 costs are "covered by the recommended L2 gas price and gas used").
- */
-const NO_L1_FEE_FAMILIES = new Set(['ethereum', 'polygon-pos', 'bsc', 'linea', 'avalanche'])
 
 /** A chain's fee policy: the one configured on it, else its row of the table. */
 export function feePolicyOf(chain: Pick<ChainConfig, 'id' | 'feePolicy'>): ChainFeePolicy {
@@ -75,8 +70,8 @@ export function buildChainRegistry(
   const chains = new Map<number, ChainConfig>()
   const add = (id: number, rpcUrls: string[]) => {
     const known = knownChains().get(id)
-    const family = chainFeePolicy(id).family
-    const opStack = family === 'op-stack' || known?.contracts?.gasPriceOracle !== undefined
+    const opStack = chainFeePolicy(id).family === 'op-stack' || known?.contracts?.gasPriceOracle !== undefined
+    const family = chainFeePolicy(id, undefined, { opStack }).family
     const l1FeeRule: L1FeeRule | undefined = opStack ? 'op-stack' : family === 'arbitrum' ? 'arbitrum' : undefined
     chains.set(id, {
       id,
@@ -84,12 +79,10 @@ export function buildChainRegistry(
       rpcUrls,
       nominalBlockTimeMs: (known as { blockTime?: number } | undefined)?.blockTime,
       nativeCurrency: known ? { symbol: known.nativeCurrency.symbol, decimals: known.nativeCurrency.decimals } : undefined,
-      feePolicy: chainFeePolicy(id, Object.hasOwn(overrides, String(id)) ? overrides[String(id)] : undefined),
+      feePolicy: chainFeePolicy(id, Object.hasOwn(overrides, String(id)) ? overrides[String(id)] : undefined, { opStack }),
       opStack,
       ...(l1FeeRule ? { l1FeeRule } : {}),
-      ...(!l1FeeRule && !NO_L1_FEE_FAMILIES.has(family) && (known === undefined || known.sourceId !== undefined)
-        ? { unknownL1Fee: true }
-        : {}),
+      ...(!l1FeeRule && (known === undefined || L1_FEE_NOT_COMPUTED.has(id)) ? { unknownL1Fee: true } : {}),
     })
   }
   if (env.USE_PUBLIC_RPCS) {

@@ -210,9 +210,21 @@ export const CHAIN_FEE_POLICIES: Readonly<Record<number, ChainFeePolicy>> = {
 /** An override of some fields of a chain's row (configuration: CHAIN_FEE_POLICIES). */
 export type ChainFeePolicyOverride = Partial<Omit<ChainFeePolicy, 'family'>>
 
-/** The policy for a chain: its row (or the default), with any configured override applied. */
-export function chainFeePolicy(chainId: number, override?: ChainFeePolicyOverride): ChainFeePolicy {
-  const row = Object.hasOwn(CHAIN_FEE_POLICIES, chainId) ? CHAIN_FEE_POLICIES[chainId] : undefined
+/**
+ * L2s that charge an L1 data fee beside gas whose rule this service does not compute: GET
+ * transactionCost answers l1DataFee null there, never a guess. Scroll: L1GasPriceOracle
+ * (0x5300…0002), since Galileo (December 2025) on the zstd-compressed size (scroll-tech/scroll-contracts
+ * src/L2/predeploys/L1GasPriceOracle.sol).
+ */
+export const L1_FEE_NOT_COMPUTED: ReadonlySet<number> = new Set([534352, 534351])
+
+/**
+ * The policy for a chain: its row (or, for a chain without one, the OP-stack row when `opStack` says
+ * the chain is one — viem defines it with the GasPriceOracle predeploy — else the default), with any
+ * configured override applied.
+ */
+export function chainFeePolicy(chainId: number, override?: ChainFeePolicyOverride, opts: { opStack?: boolean } = {}): ChainFeePolicy {
+  const row = Object.hasOwn(CHAIN_FEE_POLICIES, chainId) ? CHAIN_FEE_POLICIES[chainId] : opts.opStack ? opStack : undefined
   const policy = { ...(row ?? DEFAULT_FEE_POLICY), ...override }
   // an operator's bound wins over the blocks' own (a Jovian block's minimum base fee still applies)
   if (override?.maxBaseFeeRisePpm !== undefined || override?.maxBaseFeeFallPpm !== undefined) policy.boundsConfigured = true

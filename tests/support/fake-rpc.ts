@@ -65,6 +65,69 @@ export type FakeShape = {
   nextBlobBaseFee?: bigint
   /** Blob fields only in answers that end at the head, none for older pages (a node behind a mixed load balancer). */
   blobFieldsOnlyAtHead?: boolean
+  /** Every block's gas limit (default 30M). */
+  gasLimit?: number
+  /**
+   * OP-stack predeploys answered through eth_call as the deployed contracts of `fork` answer: the
+   * GasPriceOracle (0x420…0F) and L1Block (0x420…15) getters that exist in that fork, a revert for
+   * those that do not (isIsthmus before Isthmus, isJovian before Jovian, the operator fee getters
+   * before Isthmus).
+   */
+  opStackPredeploys?: {
+    fork: 'ecotone' | 'fjord' | 'isthmus' | 'jovian'
+    l1BaseFee: bigint
+    blobBaseFee: bigint
+    baseFeeScalar: number
+    blobBaseFeeScalar: number
+    operatorFeeScalar?: number
+    operatorFeeConstant?: bigint
+  }
+  /** Arbitrum's ArbGasInfo precompile (0x…6C): getPricesInWei()'s six values, wei. */
+  arbGasInfoPrices?: bigint[]
+}
+
+const word = (v: bigint | number | boolean) =>
+  BigInt(typeof v === 'boolean' ? Number(v) : v)
+    .toString(16)
+    .padStart(64, '0')
+
+/**
+ * An eth_call of a predeploy getter, answered as the chain's contracts do (selectors of their
+ * deployed bytecode: specs static/bytecode, ArbGasInfo.sol), or a revert (JSON-RPC error 3).
+ */
+function predeployCall(opts: FakeShape, call: { to?: string; data?: string; input?: string }): string {
+  const to = (call.to ?? '').toLowerCase()
+  const selector = (call.data ?? call.input ?? '').slice(0, 10).toLowerCase()
+  const revert = () => Object.assign(new Error('execution reverted'), { code: 3 })
+  const op = opts.opStackPredeploys
+  const forks = ['ecotone', 'fjord', 'isthmus', 'jovian']
+  const since = (fork: string) => op !== undefined && forks.indexOf(op.fork) >= forks.indexOf(fork)
+  if (op && to === '0x420000000000000000000000000000000000000f') {
+    const getters: Record<string, () => bigint | number | boolean> = {
+      '0x519b4bd3': () => op.l1BaseFee, // l1BaseFee()
+      '0xf8206140': () => op.blobBaseFee, // blobBaseFee()
+      '0xc5985918': () => op.baseFeeScalar, // baseFeeScalar()
+      '0x68d5dca6': () => op.blobBaseFeeScalar, // blobBaseFeeScalar()
+      '0x4ef6e224': () => true, // isEcotone()
+      ...(since('fjord') ? { '0x960e3a23': () => true } : {}), // isFjord()
+      ...(since('isthmus') ? { '0xb54501bc': () => true } : {}), // isIsthmus()
+      ...(since('jovian') ? { '0x105d0b81': () => true } : {}), // isJovian()
+    }
+    const get = getters[selector]
+    if (!get) throw revert()
+    return `0x${word(get())}`
+  }
+  if (op && to === '0x4200000000000000000000000000000000000015' && since('isthmus')) {
+    if (selector === '0x4d5d9a2a') return `0x${word(op.operatorFeeScalar ?? 0)}` // operatorFeeScalar()
+    if (selector === '0x16d3bc7f') return `0x${word(op.operatorFeeConstant ?? 0n)}` // operatorFeeConstant()
+    throw revert()
+  }
+  if (opts.arbGasInfoPrices && to === '0x000000000000000000000000000000000000006c') {
+    if (selector === '0x41b247a8') return `0x${opts.arbGasInfoPrices.map(word).join('')}` // getPricesInWei()
+    throw revert()
+  }
+  // an address with no code answers empty data
+  return '0x'
 }
 
 /**
@@ -110,6 +173,7 @@ export async function startFakeRpc(
     if (mode === 'rate-limited') throw Object.assign(new Error('daily request count exceeded, request rate limited'), { code: -32005 })
     if (method === 'eth_chainId') return hex(mode === 'wrong-chain' ? opts.chainId + 1 : opts.chainId)
     if (method === 'eth_blockNumber') return hex(head.number)
+    if (method === 'eth_call') return predeployCall(opts, params[0] as { to?: string; data?: string })
     if (method === 'eth_getBlockByNumber') {
       const tag = params[0] as string
       if (tag === 'finalized' && mode === 'no-finalized') throw Object.assign(new Error('unknown block tag'), { code: -32602 })
@@ -123,11 +187,11 @@ export async function startFakeRpc(
         timestamp: hex(b.timestamp),
         ...(mode === 'no-basefee' || mode === 'headers-without-basefee' ? {} : { baseFeePerGas: hex(b.baseFee) }),
         ...(opts.extraData ? { extraData: opts.extraData } : {}),
+        gasLimit: hex(opts.gasLimit ?? 30e6),
         // like a node without full blocks: transactions only as hashes
         ...(params[1] === true
           ? {
-              gasUsed: hex(Math.round(b.gasUsedRatio * 30e6)),
-              gasLimit: hex(30e6),
+              gasUsed: hex(Math.round(b.gasUsedRatio * (opts.gasLimit ?? 30e6))),
               transactions: b.tips.map((_, i) => `0x${i.toString(16).padStart(64, '0')}`),
             }
           : {}),

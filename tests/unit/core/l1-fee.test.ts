@@ -32,9 +32,12 @@ const REGRESSION_TX = ('0x' +
   'dba6d6d796e4f80be94f8a9151d685607826e7ba25177b40cb127ea9f1438470') as `0x${string}`
 
 describe('OP-stack Fjord L1 fee', () => {
-  test.each([100n, 150n, 170n])('default: a FastLZ size of %s is at the 100-byte floor: 3,203,000 wei (TestFjordL1CostFuncMinimumBounds)', (size) => {
-    expect(fjordL1Cost(size, geth)).toBe(3_203_000n)
-  })
+  test.each([100n, 150n, 170n])(
+    'default: a FastLZ size of %s is at the 100-byte floor: 3,203,000 wei (TestFjordL1CostFuncMinimumBounds)',
+    (size) => {
+      expect(fjordL1Cost(size, geth)).toBe(3_203_000n)
+    },
+  )
 
   test.each([171n, 175n, 200n])('behavior: a FastLZ size of %s is above the floor', (size) => {
     expect(fjordL1Cost(size, geth) > 3_203_000n).toBe(true)

@@ -80,7 +80,12 @@ describe('transactionCost', () => {
     ['Arbitrum One', 42161, { rule: 'arbitrum', perL1CalldataByte: '2000000' } as L1FeeParams, '0.238'],
   ])('behavior: %s (chain %i): the L1 data fee it charges, or null where unknown', (_, chainId, l1Fee, expected) => {
     const window = { ...baseAtFloor(l1Fee), chainId, headExtraData: undefined }
-    const body = transactionCost(window, levelSuggestions(window, chainFeePolicy(chainId)), { gas: 21_000n }, { unknownL1Fee: chainId === 534352 })
+    const body = transactionCost(
+      window,
+      levelSuggestions(window, chainFeePolicy(chainId)),
+      { gas: 21_000n },
+      { unknownL1Fee: chainId === 534352 },
+    )
     expect(body.l1DataFee).toBe(expected)
     // a fee it cannot compute is left out of the totals, never guessed
     if (expected === null) expect(body.operatorFee).toBeNull()

@@ -384,3 +384,51 @@ describe('readFeeWindow: blob fields (EIP-4844)', () => {
     expect(JSON.stringify(result.error?.issues)).toMatch(message)
   })
 })
+
+describe('readFeeWindow: the L1 fee parameters of an L2', () => {
+  const base = { l1BaseFee: 400_000_000n, blobBaseFee: 1n, baseFeeScalar: 2269, blobBaseFeeScalar: 1_055_762 }
+
+  test.each([
+    ['jovian', { isthmus: true, jovian: true, operatorFeeScalar: 3, operatorFeeConstant: '1000' }],
+    ['isthmus', { isthmus: true, jovian: false, operatorFeeScalar: 3, operatorFeeConstant: '1000' }],
+    ['fjord', { isthmus: false, jovian: false, operatorFeeScalar: 0, operatorFeeConstant: '0' }],
+  ] as const)(
+    "default: an OP-stack chain at %s: the predeploys' getters, in the same HTTP request as the window's read",
+    async (fork, operator) => {
+      const s = await fake('ok', { opStackPredeploys: { fork, ...base, operatorFeeScalar: 3, operatorFeeConstant: 1000n } })
+      const w = await read([s.url], { l1FeeRule: 'op-stack' })
+      expect(w.l1Fee).toEqual({
+        rule: 'op-stack',
+        l1BaseFee: '400000000',
+        blobBaseFee: '1',
+        baseFeeScalar: 2269,
+        blobBaseFeeScalar: 1_055_762,
+        ...operator,
+      })
+      expect(s.requests()).toBe(1)
+      expect(w.headGasLimit).toBe('30000000')
+    },
+  )
+
+  test('behavior: a chain before Fjord (no isFjord getter) or with no predeploys: unavailable, and the window is still served', async () => {
+    const ecotone = await fake('ok', { opStackPredeploys: { fork: 'ecotone', ...base } })
+    expect((await read([ecotone.url], { l1FeeRule: 'op-stack' })).l1Fee).toMatchObject({ rule: 'unavailable' })
+    const none = await fake()
+    const w = await read([none.url], { l1FeeRule: 'op-stack' })
+    expect(w.l1Fee).toMatchObject({ rule: 'unavailable' })
+    expect(w.baseFeePerGas).toHaveLength(500)
+  })
+
+  test("behavior: Arbitrum: ArbGasInfo.getPricesInWei()'s price per L1 calldata byte", async () => {
+    const prices = [224_000_000n, 1_600_000n, 2_000_000_000_000n, 20_000_000n, 0n, 20_000_000n]
+    const s = await fake('ok', { arbGasInfoPrices: prices })
+    expect((await read([s.url], { l1FeeRule: 'arbitrum' })).l1Fee).toEqual({ rule: 'arbitrum', perL1CalldataByte: '1600000' })
+  })
+
+  test('behavior: a chain with no L1 fee asks no predeploy', async () => {
+    const s = await fake()
+    const w = await read([s.url])
+    expect(w.l1Fee).toBeUndefined()
+    expect(s.calls).not.toContain('eth_call')
+  })
+})
