@@ -1,9 +1,10 @@
 // The service end to end (`next start`, real HTTP, real auth) on fake nodes shaped like each chain
 // family it serves by default, under those chains' own ids, so each chain's fee policy applies.
-import { formatGwei } from 'viem'
+import { formatGwei, serializeTransaction } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type Service } from '@/scripts/devnet/service'
-import { BaseFeeHistorySchema, SuggestedGasFeesSchema } from '@/lib/core/schemas'
+import { BaseFeeForecastSchema, BaseFeeHistorySchema, SuggestedGasFeesSchema, TransactionCostSchema } from '@/lib/core/schemas'
+import { opStackL1Fee } from '@/lib/core/l1-fee'
 import { parseGwei } from '@/lib/core/units'
 import { at } from '../support/at'
 import { startFakeRpc, type FakeRpc } from '../support/fake-rpc'
@@ -12,6 +13,8 @@ import {
   bscFastBlocks,
   flatLinea,
   mainnetBurst,
+  opStackAtFloor,
+  opStackFallingToFloor,
   opStackRise,
   plainChain,
   polygonQuietSpell,
@@ -22,9 +25,34 @@ const CRED: [string, string] = ['families', 'families-secret-of-test']
 const GWEI = 1_000_000_000n
 // Base's 2026 parameters (elasticity 5, denominator 100: +4% a block) in Holocene's extraData
 const BASE_EXTRA_DATA = '0x' + '00' + '00000064' + '00000005'
+// Jovian's extraData: version 1, denominator 250, elasticity 6, minimum base fee 0.005 gwei (5,000,000 wei)
+const JOVIAN_MIN = 5_000_000n
+const JOVIAN_EXTRA_DATA = '0x' + '01' + '000000fa' + '00000006' + JOVIAN_MIN.toString(16).padStart(16, '0')
+// GasPriceOracle.t.sol's Fjord parameters (getL1FeeUpperBound(161) = 111,214 wei), and an operator fee
+const OP_PREDEPLOYS = {
+  l1BaseFee: 2_000_000n,
+  blobBaseFee: 3_000_000n,
+  baseFeeScalar: 20,
+  blobBaseFeeScalar: 15,
+  operatorFeeScalar: 3,
+  operatorFeeConstant: 1_000n,
+}
+// ArbGasInfo.getPricesInWei(): per L2 tx, per L1 calldata byte (16 × the L1 price per unit), per storage, per ArbGas base, congestion, total
+const ARB_PRICES = [224_000_000n, 1_600_000n, 2_000_000_000_000n, 20_000_000n, 0n, 20_000_000n]
 
 let service: Service
 const nodes: FakeRpc[] = []
+/** Each fake node's URL, by chain id. */
+const nodeUrls: Record<number, string> = {}
+/** The OP-stack predeploys' Fjord values as the window carries them (decimal strings). */
+const opParams = () => ({
+  l1BaseFee: OP_PREDEPLOYS.l1BaseFee.toString(),
+  blobBaseFee: OP_PREDEPLOYS.blobBaseFee.toString(),
+  baseFeeScalar: OP_PREDEPLOYS.baseFeeScalar,
+  blobBaseFeeScalar: OP_PREDEPLOYS.blobBaseFeeScalar,
+  operatorFeeScalar: OP_PREDEPLOYS.operatorFeeScalar,
+  operatorFeeConstant: OP_PREDEPLOYS.operatorFeeConstant.toString(),
+})
 const chains = {
   burst: { id: 1, ...mainnetBurst() },
   op: { id: 10, ...opStackRise(250n, 6) },
@@ -36,6 +64,10 @@ const chains = {
   capped: { id: 11155111, ...plainChain(9_000_000) },
   nullRows: { id: 43114, ...plainChain(70_000_000) },
   short: { id: 777, ...plainChain(1_000_000) },
+  // Zora (an OP-stack chain viem knows by its GasPriceOracle) at its Jovian floor of 0.005 gwei
+  zoraFloor: { id: 7777777, ...opStackAtFloor(JOVIAN_MIN) },
+  // Unichain falling onto its Jovian floor, 1 s blocks, an Isthmus GasPriceOracle
+  unichainFalling: { id: 130, ...opStackFallingToFloor(JOVIAN_MIN, 250n) },
 }
 
 async function get(chainId: number, endpoint: string) {
@@ -74,7 +106,20 @@ beforeAll(async () => {
     capped: { chainId: 11155111, ...chains.capped, feeHistoryCap: 100 },
     nullRows: { chainId: 43114, ...chains.nullRows, emptyRewards: 'null' },
     short: { chainId: 777, ...chains.short, mode: 'short-history' },
+    zoraFloor: {
+      chainId: 7777777,
+      ...chains.zoraFloor,
+      extraData: JOVIAN_EXTRA_DATA,
+      opStackPredeploys: { fork: 'jovian', ...OP_PREDEPLOYS },
+    },
+    unichainFalling: {
+      chainId: 130,
+      ...chains.unichainFalling,
+      extraData: JOVIAN_EXTRA_DATA,
+      opStackPredeploys: { fork: 'isthmus', ...OP_PREDEPLOYS },
+    },
   }
+  shapes.arbitrum = { ...shapes.arbitrum!, arbGasInfoPrices: ARB_PRICES, gasLimit: 32_000_000 }
   const env: Record<string, string> = {
     API_KEYS: CRED.join(':'),
     RATE_LIMITS: `${CRED[0]}=0`,
@@ -88,6 +133,7 @@ beforeAll(async () => {
     const node = await startFakeRpc(shape)
     nodes.push(node)
     env[`RPC_URL_${shape.chainId}`] = node.url
+    nodeUrls[shape.chainId] = node.url
   }
   service = await startService({ env })
 }, 180_000)
@@ -170,5 +216,125 @@ describe('chain families end to end', () => {
     const withTips = chains.nullRows.blocks.filter((b) => b.tips.length > 0)
     expect(f.latestPriorityFeeRange).toEqual(['0.1', '1'])
     expect(withTips.length).toBeLessThan(chains.nullRows.blocks.length)
+  })
+})
+
+describe('headroom at the floor and transactionCost, end to end', () => {
+  /** GET transactionCost of a chain, parsed with the service's own schema. */
+  const cost = async (chainId: number, query: string) => {
+    const res = await get(chainId, `transactionCost?${query}`)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    return { ...TransactionCostSchema.parse(res.body), headers: res.headers }
+  }
+
+  test('behavior: an OP-stack chain at its Jovian floor: every level leaves one full block of headroom at its extraData (+2%), not 0', async () => {
+    const f = await fees(7777777)
+    const next = parseGwei(f.estimatedBaseFee)
+    expect(next).toBe(JOVIAN_MIN)
+    for (const cap of caps(f)) expect(cap >= next + (next * 5n) / 250n).toBe(true)
+  })
+
+  test('behavior: Arbitrum at its 0.02 gwei minimum: every level leaves the documented policy minimum (+17%) of headroom', async () => {
+    const f = await fees(42161)
+    const next = parseGwei(f.estimatedBaseFee)
+    for (const cap of caps(f)) expect(cap >= next + (next * 17n) / 100n).toBe(true)
+  })
+
+  test("behavior: an OP-stack chain falling onto its Jovian floor: no forecast quantile below the extraData's minimum, and the caps keep one block of headroom", async () => {
+    const res = await get(130, 'baseFeeForecast')
+    expect(res.status).toBe(200)
+    const forecast = BaseFeeForecastSchema.parse(res.body)
+    const next = parseGwei(forecast.estimatedBaseFee)
+    expect(next > JOVIAN_MIN).toBe(true)
+    for (const h of forecast.horizons) for (const q of [h.p50, h.p90, h.p99]) expect(parseGwei(q) >= JOVIAN_MIN).toBe(true)
+    // the fall would take +10 under the minimum: the floor is what holds it
+    expect(parseGwei(at(forecast.horizons, -1).p50)).toBe(JOVIAN_MIN)
+    for (const cap of caps(await fees(130))) expect(cap >= next + (next * 5n) / 250n).toBe(true)
+  })
+
+  test("default: OP-stack transactionCost with txBytes: GasPriceOracle.getL1FeeUpperBound's value, the Jovian operator fee, and each level's fee and maxFee", async () => {
+    const c = await cost(7777777, 'gas=21000&txBytes=161')
+    const f = await fees(7777777)
+    expect(c.blockNumber).toBe(Number(f.headers.get('x-block-number')))
+    // GasPriceOracle.t.sol: getL1FeeUpperBound(161) = 111,214 wei at these parameters
+    expect(parseGwei(c.l1DataFee!)).toBe(111_214n)
+    // Jovian: 21,000 × 3 × 100 + 1,000
+    expect(parseGwei(c.operatorFee!)).toBe(6_301_000n)
+    for (const level of ['low', 'medium', 'high'] as const) {
+      const tip = parseGwei(f[level].suggestedMaxPriorityFeePerGas)
+      expect(parseGwei(c[level].fee)).toBe(21_000n * (parseGwei(f.estimatedBaseFee) + tip) + 111_214n + 6_301_000n)
+      const maxFee = parseGwei(c[level].maxFee)
+      // the max fee's gas part, and the L1 fee grown by at least one L1 block's 12.5%
+      expect(maxFee >= 21_000n * parseGwei(f[level].suggestedMaxFeePerGas) + (111_214n * 1125n) / 1000n + 6_301_000n).toBe(true)
+    }
+    // the same freshness headers as every endpoint
+    expect(c.headers.get('x-data-stale')).toBe('false')
+  })
+
+  test("behavior: OP-stack transactionCost with tx: GasPriceOracle.getL1Fee's value of that transaction; an Isthmus chain's operator fee", async () => {
+    const tx = serializeTransaction({
+      type: 'eip1559',
+      chainId: 130,
+      nonce: 12,
+      gas: 65_000n,
+      maxFeePerGas: 10_000_000n,
+      maxPriorityFeePerGas: 1_000_000n,
+      to: '0x078d782b760474a361dda0af3839290b0ef57ad6',
+      data: `0xa9059cbb${'00'.repeat(12)}${'22'.repeat(20)}${1_000_000n.toString(16).padStart(64, '0')}`,
+    })
+    const c = await cost(130, `gas=65000&tx=${tx}`)
+    expect(c.txBytes).toBe((tx.length - 2) / 2)
+    expect(parseGwei(c.l1DataFee!)).toBe(opStackL1Fee(tx, { rule: 'op-stack', ...opParams(), isthmus: true, jovian: false }))
+    // Isthmus: 65,000 × 3 / 10^6 + 1,000 (rounded down)
+    expect(parseGwei(c.operatorFee!)).toBe(1_000n)
+  })
+
+  test("behavior: Arbitrum transactionCost: ArbGasInfo's price per L1 calldata byte × the signed size, no operator fee; the plain transfer's size by default", async () => {
+    const c = await cost(42161, 'gas=21000')
+    expect(c.txBytes).toBe(51)
+    expect(parseGwei(c.l1DataFee!)).toBe((51n + 68n) * 1_600_000n)
+    expect(c.operatorFee).toBe('0')
+    // tips are ignored there: the likely fee is the gas at the next base fee plus the L1 component
+    const f = await fees(42161)
+    expect(parseGwei(c.medium.fee)).toBe(21_000n * parseGwei(f.estimatedBaseFee) + (51n + 68n) * 1_600_000n)
+  })
+
+  test('behavior: chains with no L1 fee answer "0"; the totals are the gas alone', async () => {
+    for (const chainId of [1, 59144]) {
+      const c = await cost(chainId, 'gas=65000&txBytes=113')
+      expect([c.l1DataFee, c.operatorFee]).toEqual(['0', '0'])
+      const f = await fees(chainId)
+      expect(parseGwei(c.high.maxFee)).toBe(65_000n * parseGwei(f.high.suggestedMaxFeePerGas))
+    }
+  })
+
+  test.each([
+    [1, 'gas=16777217', /gas.*16777216/],
+    [42161, 'gas=32000001', /gas.*32000000/],
+    [7777777, 'gas=30000001', /gas.*30000000/],
+    [7777777, 'gas=21000&txBytes=131073', /txBytes/],
+    [7777777, 'gas=21000&tx=0x1234', /tx/],
+    [7777777, 'gas=21000&txBytes=51&tx=0x1234', /txBytes/],
+    [7777777, 'gas=2.1e4', /gas/],
+    [7777777, 'txBytes=51', /gas.*missing/],
+    [7777777, 'gas=21000&foo=1', /foo/],
+  ])('error: chain %i, %s: 400 with a JSON message naming the parameter', async (chainId, query, message) => {
+    const res = await get(chainId, `transactionCost?${query}`)
+    expect(res.status).toBe(400)
+    expect((res.body as { message: string }).message).toMatch(message)
+  })
+
+  test("behavior: requests on one block make no upstream call of their own: the predeploys are read with the window's read only", async () => {
+    const node = nodes.find((n) => n.url === nodeUrls[7777777])!
+    const before = {
+      calls: node.calls.filter((m) => m === 'eth_call').length,
+      reads: node.calls.filter((m) => m === 'eth_feeHistory').length,
+    }
+    await Promise.all(Array.from({ length: 20 }, (_, i) => cost(7777777, `gas=${21_000 + i}&txBytes=${100 + i}`)))
+    const calls = node.calls.filter((m) => m === 'eth_call').length - before.calls
+    const reads = node.calls.filter((m) => m === 'eth_feeHistory').length - before.reads
+    // nine getters a read, none per request
+    expect(calls).toBe(9 * reads)
+    expect(reads).toBeLessThan(20)
   })
 })

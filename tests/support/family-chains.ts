@@ -113,3 +113,28 @@ export function plainChain(head: number) {
   }))
   return chainOf(specs, { head, slotMs: 12_000, next: 5n * GWEI + 500n * 1_000_000n })
 }
+
+/**
+ * An OP-stack chain at its Jovian floor (Base on 2026-10-03: 0.005 gwei the whole window, blocks
+ * 5–20% full): 2 s blocks, every base fee the minimum the blocks' extraData carries.
+ */
+export function opStackAtFloor(min: bigint) {
+  const specs = Array.from({ length: 500 }, (_, i) => ({ baseFee: min, ratio: 0.05 + (i % 4) * 0.05, tips: [GWEI / 1000n, GWEI / 500n] }))
+  return chainOf(specs, { head: 38_000_000, slotMs: 2_000, next: min })
+}
+
+/**
+ * An OP-stack chain falling onto its Jovian floor: deposit-only blocks lower the base fee by
+ * 1 / denominator a block (elasticity 6) until the minimum holds it.
+ */
+export function opStackFallingToFloor(min: bigint, denominator: bigint) {
+  const specs: Spec[] = []
+  // 7.5 × the minimum falls by 0.4% a block for 500 blocks to about 1% above it: the head is still falling
+  let fee = (min * 15n) / 2n
+  for (let i = 0; i < 500; i++) {
+    specs.push({ baseFee: fee, ratio: 0, tips: [] })
+    const fallen = nextBaseFee(fee, 0, denominator, 6)
+    fee = fallen < min ? min : fallen
+  }
+  return chainOf(specs, { head: 30_000_000, slotMs: 1_000, next: fee })
+}
