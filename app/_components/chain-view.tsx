@@ -12,6 +12,7 @@ import { Gwei } from './gwei'
 import { subscribeChainFeed } from './live-feed'
 import { ErrorState, Skeleton } from './states'
 import { useNow } from './use-now'
+import { useActionCosts } from './use-action-costs'
 
 const LEVELS = [
   ['low', 'Low', 'Cheapest; can wait'],
@@ -38,6 +39,7 @@ export function ChainView({ chainId, name, nativeCurrency }: { chainId: number; 
     subscribe,
   )
   const { data: accuracy } = useAccuracy(chainId)
+  const whole = useActionCosts(chainId, live?.freshness.blockNumber)
   const now = useNow()
   // the stream does not send the block interval: the accuracy report (same window) tells it
   const data =
@@ -117,7 +119,9 @@ export function ChainView({ chainId, name, nativeCurrency }: { chainId: number; 
         <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
           In {nativeCurrency.symbol}, per level: the likely cost at the next base fee, and the most it can cost (max fee).
         </p>
-        <div className="mt-3">{data ? <CostPanel fees={data.fees} currency={nativeCurrency} /> : <Skeleton className="h-32 w-full" />}</div>
+        <div className="mt-3">
+          {data ? <CostPanel fees={data.fees} currency={nativeCurrency} whole={whole} /> : <Skeleton className="h-32 w-full" />}
+        </div>
       </section>
 
       <section aria-labelledby="network-heading" className="grid grid-cols-1 gap-4 md:grid-cols-3">

@@ -1,12 +1,24 @@
-import type { SuggestedGasFees } from '@/lib/core/schemas'
+import type { SuggestedGasFees, TransactionCostBody } from '@/lib/core/schemas'
 import { parseGwei } from '@/lib/core/units'
 
-/** Common actions and the gas they use: a plain transfer's is exact; the others are typical amounts. */
+/**
+ * Common actions, the gas they use and their unsigned size (bytes, what an L2's L1 data fee is
+ * charged on): a plain transfer's gas is exact and its size a real one (an EIP-1559 transfer, viem
+ * serializeTransaction: 51 bytes), an ERC-20 transfer's size likewise (113 bytes); a swap's are typical
+ * amounts (a one-pool router swap carries about 400 bytes of calldata).
+ */
 export const COMMON_ACTIONS = [
-  { key: 'transfer', title: 'Transfer', hint: '21,000 gas', gas: 21_000n },
-  { key: 'erc20', title: 'Token transfer (ERC-20)', hint: '~65,000 gas', gas: 65_000n },
-  { key: 'swap', title: 'Swap', hint: '~150,000 gas', gas: 150_000n },
+  { key: 'transfer', title: 'Transfer', hint: '21,000 gas', gas: 21_000n, txBytes: 51 },
+  { key: 'erc20', title: 'Token transfer (ERC-20)', hint: '~65,000 gas', gas: 65_000n, txBytes: 113 },
+  { key: 'swap', title: 'Swap', hint: '~150,000 gas', gas: 150_000n, txBytes: 420 },
 ] as const
+
+export type ActionKey = (typeof COMMON_ACTIONS)[number]['key']
+
+/** Whether a transactionCost answer carries a fee beside gas (an L2's L1 data fee or operator fee). */
+export function chargesBeyondGas(cost: TransactionCostBody): boolean {
+  return (cost.l1DataFee !== null && cost.l1DataFee !== '0') || (cost.operatorFee !== null && cost.operatorFee !== '0')
+}
 
 export type Urgency = 'low' | 'medium' | 'high'
 

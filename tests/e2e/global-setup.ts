@@ -4,18 +4,36 @@ import { ensureFreshBuild } from '@/scripts/devnet/fresh-build'
 import { startService } from '@/scripts/devnet/service'
 import { startFakeRpc } from '../support/fake-rpc'
 import { fakeNodeChain } from '../support/mainnet-blocks'
+import { opStackAtFloor } from '../support/family-chains'
 
 /**
  * Starts what the browser tests need and hands it to them through the environment:
  * a devnet with traffic (31337), a quiet second chain (31338, with Ethereum's enforced base-fee bounds,
  * so its forecast has a protocol bound), a chain whose node is down (31342),
  * a chain whose node a test can break and mend (31343, real mainnet blocks on 1 s slots when ../shared/data is there),
+ * an OP-stack chain at its Jovian floor whose predeploys charge an L1 data fee and an operator fee (8453, Base),
  * and `next start` serving them.
  */
 export default async function globalSetup() {
   const live = await startDevnet({ chainId: 31337, blockTimeSec: 1, seedBlocks: 520 })
   const quiet = await startDevnet({ chainId: 31338, blockTimeSec: 2, seedBlocks: 30, liveTraffic: false })
   const flaky = await startFakeRpc({ chainId: 31343, ...fakeNodeChain(1) })
+  const base = await startFakeRpc({
+    chainId: 8453,
+    ...opStackAtFloor(5_000_000n),
+    // Jovian: denominator 250, elasticity 6, minimum base fee 0.005 gwei
+    extraData: '0x' + '01' + '000000fa' + '00000006' + (5_000_000).toString(16).padStart(16, '0'),
+    // Base's scalars and an L1 at 0.4 gwei with 1-wei blobs; an operator fee of 1 × 100 wei a gas + 0.00001 gwei
+    opStackPredeploys: {
+      fork: 'jovian',
+      l1BaseFee: 400_000_000n,
+      blobBaseFee: 1n,
+      baseFeeScalar: 2269,
+      blobBaseFeeScalar: 1_055_762,
+      operatorFeeScalar: 1,
+      operatorFeeConstant: 10_000n,
+    },
+  })
   const closed = await freePort()
   await ensureFreshBuild()
   const user = 'e2e'
@@ -31,6 +49,7 @@ export default async function globalSetup() {
       RPC_URL_31338: quiet.url,
       RPC_URL_31342: `http://127.0.0.1:${closed}`,
       RPC_URL_31343: flaky.url,
+      RPC_URL_8453: base.url,
       // the devnets follow EIP-1559 exactly: the quiet one is served as Ethereum is (bounds enforced)
       CHAIN_FEE_POLICIES: JSON.stringify({ 31338: { enforceBaseFeeBounds: true } }),
     },
@@ -39,6 +58,7 @@ export default async function globalSetup() {
   return async () => {
     await service.stop()
     await flaky.close()
+    await base.close()
     await quiet.stop()
     await live.stop()
   }
