@@ -13,6 +13,7 @@ import {
   bscFastBlocks,
   flatLinea,
   mainnetBurst,
+  chainOf,
   opStackAtFloor,
   opStackFallingToFloor,
   opStackRise,
@@ -68,6 +69,14 @@ const chains = {
   zoraFloor: { id: 7777777, ...opStackAtFloor(JOVIAN_MIN) },
   // Unichain falling onto its Jovian floor, 1 s blocks, an Isthmus GasPriceOracle
   unichainFalling: { id: 130, ...opStackFallingToFloor(JOVIAN_MIN, 250n) },
+  // a Sepolia-like chain on Ethereum's rule (Hoodi's id, bounds enforced by configuration): a flat 25 gwei
+  ethereumFlat: {
+    id: 560048,
+    ...chainOf(
+      Array.from({ length: 500 }, () => ({ baseFee: 25n * GWEI, ratio: 0.3, tips: [GWEI] })),
+      { head: 2_000_000, slotMs: 12_000, next: 25n * GWEI },
+    ),
+  },
 }
 
 async function get(chainId: number, endpoint: string) {
@@ -106,6 +115,7 @@ beforeAll(async () => {
     capped: { chainId: 11155111, ...chains.capped, feeHistoryCap: 100 },
     nullRows: { chainId: 43114, ...chains.nullRows, emptyRewards: 'null' },
     short: { chainId: 777, ...chains.short, mode: 'short-history' },
+    ethereumFlat: { chainId: 560048, ...chains.ethereumFlat },
     zoraFloor: {
       chainId: 7777777,
       ...chains.zoraFloor,
@@ -128,6 +138,7 @@ beforeAll(async () => {
     RPC_TIMEOUT_MS: '3000',
     // the fake chains' heads are old by the wall clock
     MAX_HEAD_AGE_SECONDS: '0',
+    CHAIN_FEE_POLICIES: JSON.stringify({ 560048: { enforceBaseFeeBounds: true } }),
   }
   for (const shape of Object.values(shapes)) {
     const node = await startFakeRpc(shape)
@@ -220,6 +231,20 @@ describe('chain families end to end', () => {
 })
 
 describe('headroom at the floor and transactionCost, end to end', () => {
+  test.each([
+    ["a Sepolia-like chain, flat 25 gwei, Ethereum's rule (+12.5%)", 560048, 125_000n],
+    ['an OP-stack chain at its Jovian floor, extraData denominator 250, elasticity 6 (+2%)', 7777777, 20_000n],
+    ['an OP-stack chain falling onto its Jovian floor (+2%)', 130, 20_000n],
+    ['Arbitrum One at its minimum (policy +17%)', 42161, 170_000n],
+    ['Linea at 7 wei (assumed +12.5%: 1 wei)', 59144, 125_000n],
+  ])("report: %s: every level's (max fee − tip) ÷ next base fee is at least one full block's rise", async (name, chainId, ppm) => {
+    const f = await fees(chainId)
+    const next = parseGwei(f.estimatedBaseFee)
+    const ratios = caps(f).map((c) => Number((c * 1_000_000n) / next) / 1e6)
+    console.log(`${name}: next ${f.estimatedBaseFee} gwei; low / medium / high ${ratios.map((r) => r.toFixed(4)).join(' / ')}`)
+    for (const cap of caps(f)) expect(cap >= grown(next, ppm, 1) - 1n).toBe(true)
+  })
+
   /** GET transactionCost of a chain, parsed with the service's own schema. */
   const cost = async (chainId: number, query: string) => {
     const res = await get(chainId, `transactionCost?${query}`)
