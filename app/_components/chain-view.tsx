@@ -39,7 +39,7 @@ export function ChainView({ chainId, name, nativeCurrency }: { chainId: number; 
     subscribe,
   )
   const { data: accuracy } = useAccuracy(chainId)
-  const whole = useActionCosts(chainId, live?.freshness.blockNumber)
+  const whole = useActionCosts(chainId)
   const now = useNow()
   // the stream does not send the block interval: the accuracy report (same window) tells it
   const data =

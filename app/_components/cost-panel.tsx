@@ -71,7 +71,13 @@ export function CostPanel({
             </dl>
             {cost ? (
               <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid={`cost-${action.key}-beyond-gas`}>
-                Includes the L1 data fee <span title={exact(l1)}>{amount(l1)}</span>
+                {cost.l1DataFee === null ? (
+                  <>Leaves out the L1 data fee (not known right now)</>
+                ) : (
+                  <>
+                    Includes the L1 data fee <span title={exact(l1)}>{amount(l1)}</span>
+                  </>
+                )}
                 {operator > 0n ? (
                   <>
                     {' '}

@@ -4,6 +4,9 @@ import { TransactionCostSchema, type TransactionCostBody } from '@/lib/core/sche
 import { fetchApi } from './api-client'
 import { chargesBeyondGas, COMMON_ACTIONS, type ActionKey } from './costs'
 
+/** Ethereum's slot, ms: an L2's L1 data fee changes at most once per L1 block, so the whole costs are re-read this often. */
+const REFRESH_MS = 12_000
+
 /** GET transactionCost of the three common actions (their gas and typical sizes), in parallel. */
 async function loadActionCosts(chainId: number): Promise<Record<ActionKey, TransactionCostBody>> {
   const answers = await Promise.all(
@@ -14,19 +17,15 @@ async function loadActionCosts(chainId: number): Promise<Record<ActionKey, Trans
 
 /**
  * The common actions' whole costs (GET transactionCost) on a chain that charges a fee beside gas (an
- * L2's L1 data fee or operator fee), refreshed with each new block the page shows; undefined on a chain
- * that charges none (one look tells: gas × the fees the page has is then the whole cost) and while loading.
+ * L2's L1 data fee or operator fee), re-read every L1 slot (12 s) while the chain charges one; undefined
+ * on a chain that charges none (gas × the fees the page shows is then the whole cost) and while loading.
+ * Each answer says its block (`blockNumber`), which may be a few blocks behind the fee cards.
  */
-export function useActionCosts(chainId: number, blockNumber: number | undefined): Record<ActionKey, TransactionCostBody> | undefined {
-  const probe = useSWR(['action-costs', chainId], () => loadActionCosts(chainId), { revalidateOnFocus: false })
-  const charges = probe.data !== undefined && Object.values(probe.data).some(chargesBeyondGas)
-  const live = useSWR(
-    charges && blockNumber !== undefined ? ['action-costs', chainId, blockNumber] : null,
-    () => loadActionCosts(chainId),
-    {
-      keepPreviousData: true,
-      revalidateOnFocus: false,
-    },
-  )
-  return charges ? (live.data ?? probe.data) : undefined
+export function useActionCosts(chainId: number): Record<ActionKey, TransactionCostBody> | undefined {
+  const { data } = useSWR(['action-costs', chainId], () => loadActionCosts(chainId), {
+    refreshInterval: (latest) => (latest && Object.values(latest).some(chargesBeyondGas) ? REFRESH_MS : 0),
+    revalidateOnFocus: false,
+    keepPreviousData: true,
+  })
+  return data && Object.values(data).some(chargesBeyondGas) ? data : undefined
 }

@@ -6,7 +6,7 @@
  * beyond the window is read.
  */
 import { ours, runBacktest, type LevelMetrics } from './backtest'
-import type { ChainFeePolicy } from './chain-policy'
+import { withLiveParams, type ChainFeePolicy } from './chain-policy'
 import { BACKTEST_PERCENTILES, judgeNamed, type BlockStats, type Judge } from './judge'
 import type { FeeWindow, Urgency } from './types'
 
@@ -73,7 +73,8 @@ export function accuracyOf(window: FeeWindow, policy: ChainFeePolicy): AccuracyR
     chainId: window.chainId,
     judge,
     lagBlocks: 0,
-    policy,
+    // the estimator as served: an OP-stack chain's live parameters from its head's extraData
+    policy: withLiveParams(policy, window.headExtraData),
   })
   const level = (l: Urgency): LevelAccuracy => {
     const m: LevelMetrics | undefined = result.metrics.find((x) => x.level === l)

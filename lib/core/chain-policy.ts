@@ -203,6 +203,8 @@ export const CHAIN_FEE_POLICIES: Readonly<Record<number, ChainFeePolicy>> = {
   137: polygonPos, // Polygon PoS
   56: bsc, // BNB Smart Chain
   42161: arbitrum, // Arbitrum One
+  42170: arbitrum, // Arbitrum Nova
+  421614: arbitrum, // Arbitrum Sepolia
   59144: linea, // Linea
   43114: avalanche, // Avalanche C-Chain
 }
@@ -214,9 +216,15 @@ export type ChainFeePolicyOverride = Partial<Omit<ChainFeePolicy, 'family'>>
  * L2s that charge an L1 data fee beside gas whose rule this service does not compute: GET
  * transactionCost answers l1DataFee null there, never a guess. Scroll: L1GasPriceOracle
  * (0x5300…0002), since Galileo (December 2025) on the zstd-compressed size (scroll-tech/scroll-contracts
- * src/L2/predeploys/L1GasPriceOracle.sol).
+ * src/L2/predeploys/L1GasPriceOracle.sol); the others by their own rules, not looked up.
  */
-export const L1_FEE_NOT_COMPUTED: ReadonlySet<number> = new Set([534352, 534351])
+export const L1_FEE_NOT_COMPUTED: ReadonlySet<number> = new Set([
+  534352, // Scroll
+  534351, // Scroll Sepolia
+  5000, // Mantle: an OP-stack fork whose L1 fee is priced in MNT by its own oracle
+  1088, // Metis Andromeda: L1 fee by its own OVM gas price oracle
+  324, // zkSync Era: pubdata charged through gas per pubdata byte, a rule not computed here
+])
 
 /**
  * The policy for a chain: its row (or, for a chain without one, the OP-stack row when `opStack` says

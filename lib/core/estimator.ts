@@ -81,7 +81,7 @@ export const IGNORE_TIP_WEI = 2n
  * The largest per-block base fee rise to plan for (ppm): the chain's protocol maximum (12.5% on
  * Ethereum, 2% on OP-stack chains). Where the policy only assumes its bound (an unknown chain), the
  * largest rise the window shows counts too when it is more; never less than the bound because a small
- * rise was observed. At most 100%.
+ * rise was observed. An observed rise counts up to 100%; the chain's own rule counts whole.
  */
 export function maxBaseFeeRisePpm(
   policy: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'enforceBaseFeeBounds' | 'liveParamsRead'>,
@@ -94,12 +94,14 @@ export function maxBaseFeeRisePpm(
     for (const [i, cur] of series.entries()) {
       const prev = series[i - 1]
       if (prev !== undefined && prev > 0n && cur > prev) {
+        // an observed rise counts up to 100%; the chain's own rule, whatever it is
         const observed = mulDivCeil(cur - prev, PPM, prev)
-        if (observed > rise) rise = observed
+        const capped = observed > PPM ? PPM : observed
+        if (capped > rise) rise = capped
       }
     }
   }
-  return rise > PPM ? PPM : rise
+  return rise
 }
 
 function rewardAt(data: FeeData, block: number, percentile: number): bigint | undefined {
@@ -161,13 +163,13 @@ export function forecastHorizonsFor(blockIntervalMs: number): number {
 
 /**
  * The least headroom any max fee leaves (wei of base fee): the next base fee raised by one full block
- * at the chain's rule (`model.upper(2)`: Ethereum ×1.125, an OP-stack chain ×(1 + (elasticity − 1) /
+ * at the chain's rule (`model.fullBlock`: Ethereum ×1.125, an OP-stack chain ×(1 + (elasticity − 1) /
  * denominator) from its head's extraData, Polygon its bound; on a chain with no per-block bound the
  * policy's assumed rise, docs/estimator.md). A window that never moved is no evidence that nothing
  * can: one busy block after the answer must not price a transaction out.
  */
 export function headroomFloor(model: ForecastModel): bigint {
-  return model.upper(2)
+  return model.fullBlock
 }
 
 /**

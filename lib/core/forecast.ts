@@ -75,6 +75,8 @@ export type ForecastModel = {
   lower: (k: number) => bigint
   /** The lowest base fee the chain allows (an OP-stack Jovian block's minimum), wei; 0 where none is known. */
   min: bigint
+  /** The next base fee raised by one full block at the policy's rise, whole (no 100% clamp), wei. */
+  fullBlock: bigint
   /** Whether `upper` is the chain's enforced rule (else it is only assumed: bound null). */
   enforced: boolean
   /** Undefined when the window is too short or a base fee is 0: quantiles take the bound. */
@@ -168,7 +170,9 @@ export function fitForecast(baseFees: readonly bigint[], next: bigint, policy: B
     const v = grown(next, fall, k - 1, false)
     return v < min ? min : v
   }
-  const model: ForecastModel = { next, upper, lower, min, enforced: boundIsRule(policy) }
+  const full = mulDivCeil(next, PPM + policy.maxBaseFeeRisePpm, PPM)
+  const fullBlock = full > MAX_FEE_WEI ? MAX_FEE_WEI : full
+  const model: ForecastModel = { next, upper, lower, min, fullBlock, enforced: boundIsRule(policy) }
   const series = [...baseFees, next]
   if (series.length - 1 < MIN_FORECAST_STEPS || series.some((b) => b <= 0n)) return model
   // log steps x_i = ln(b_{i+1} / b_i); exact enough in float: base fees carry ≤ 16 significant digits that matter

@@ -3,7 +3,7 @@ import { levelHorizon } from './estimator'
 import { arbitrumL1Fee, operatorFee, opStackL1Fee, opStackL1FeeUpperBound } from './l1-fee'
 import type { LevelSuggestion } from './replacement'
 import type { TransactionCostBody } from './schemas'
-import type { FeeWindow, Urgency } from './types'
+import type { FeeWindow, L1FeeRule, Urgency } from './types'
 import { formatGwei, mulDivCeil, PPM } from './units'
 
 /**
@@ -59,16 +59,28 @@ function beyondGas(
   window: FeeWindow,
   query: TransactionCostQuery,
   txBytes: number,
-  unknownL1Fee: boolean,
+  chain: TransactionCostChain,
 ): { l1DataFee: bigint | null; operatorFee: bigint | null } {
   const p = window.l1Fee
-  if (p === undefined) return unknownL1Fee ? { l1DataFee: null, operatorFee: null } : { l1DataFee: 0n, operatorFee: 0n }
+  // a chain that charges one, whose window lacks it, is not a chain without one
+  if (p === undefined)
+    return chain.unknownL1Fee || chain.l1FeeRule ? { l1DataFee: null, operatorFee: null } : { l1DataFee: 0n, operatorFee: 0n }
   if (p.rule === 'unavailable') return { l1DataFee: null, operatorFee: null }
   if (p.rule === 'arbitrum') return { l1DataFee: arbitrumL1Fee(txBytes, p), operatorFee: 0n }
   return {
     l1DataFee: query.tx ? opStackL1Fee(query.tx, p) : opStackL1FeeUpperBound(txBytes, p),
     operatorFee: operatorFee(query.gas, p),
   }
+}
+
+/** What transactionCost needs of the chain besides its window. */
+export type TransactionCostChain = {
+  /** The chain's per-transaction gas cap (its policy's maxTransactionGas). */
+  maxTransactionGas?: bigint
+  /** The L1 fee the chain charges, whose parameters its reads carry. */
+  l1FeeRule?: L1FeeRule
+  /** The chain may charge an L1 fee the service does not compute: l1DataFee null. */
+  unknownL1Fee?: boolean
 }
 
 /**
@@ -85,7 +97,8 @@ export function maxTransactionGas(window: FeeWindow, policyCap: bigint | undefin
  * The body of GET transactionCost for a window: per level, `fee` = gas × (next base fee + the level's
  * tip) + the L1 data fee + the operator fee (what it will most likely cost) and `maxFee` = gas × the
  * level's max fee + the L1 data fee's cap over the level's wait + the operator fee (what a wallet
- * must hold); on a chain without EIP-1559 both are gas × the level's gas price plus the same. Amounts
+ * must hold; on Arbitrum, whose L1 component is poster gas inside the gas limit, that component at the
+ * level's max fee); on a chain without EIP-1559 both are gas × the level's gas price plus the same. Amounts
  * in gwei of the native token. `suggestions`: the levels of the same window (levelSuggestions).
  * @throws InvalidQueryError when `gas` is above what one transaction of the chain can use
  */
@@ -93,21 +106,25 @@ export function transactionCost(
   window: FeeWindow,
   suggestions: Record<Urgency, LevelSuggestion>,
   query: TransactionCostQuery,
-  chain: { maxTransactionGas?: bigint; unknownL1Fee?: boolean },
+  chain: TransactionCostChain,
 ): TransactionCostBody {
   const cap = maxTransactionGas(window, chain.maxTransactionGas)
   if (cap !== undefined && query.gas > cap) {
     throw new InvalidQueryError('gas', `is above ${cap}, the most gas one transaction can use on this chain.`)
   }
   const txBytes = query.tx ? (query.tx.length - 2) / 2 : (query.txBytes ?? DEFAULT_TX_BYTES)
-  const { l1DataFee, operatorFee: opFee } = beyondGas(window, query, txBytes, chain.unknownL1Fee === true)
   const next = BigInt(window.nextBaseFeePerGas)
+  const { l1DataFee, operatorFee: opFee } = beyondGas(window, query, txBytes, chain)
+  // Arbitrum charges its L1 component as poster gas (its cost ÷ the base fee) inside the gas limit,
+  // and the node wants the balance for gas limit × maxFeePerGas: the L1 part is held at the max fee
+  const heldAtMaxFee = window.l1Fee?.rule === 'arbitrum' && next > 0n
   const level = (u: Urgency) => {
     const s = suggestions[u]
     const likelyPrice = s.fees ? next + s.fees.maxPriorityFeePerGas : s.gasPrice
     const maxPrice = s.fees ? s.fees.maxFeePerGas : s.gasPrice
     const extra = (opFee ?? 0n) + (l1DataFee ?? 0n)
-    const extraMax = (opFee ?? 0n) + (l1DataFee === null ? 0n : l1FeeCap(l1DataFee, u, window.blockIntervalMs))
+    const l1Cap = l1DataFee === null ? 0n : l1FeeCap(l1DataFee, u, window.blockIntervalMs)
+    const extraMax = (opFee ?? 0n) + (heldAtMaxFee ? mulDivCeil(l1Cap, maxPrice, next) : l1Cap)
     return {
       fee: formatGwei(query.gas * (likelyPrice < maxPrice ? likelyPrice : maxPrice) + extra),
       maxFee: formatGwei(query.gas * maxPrice + extraMax),

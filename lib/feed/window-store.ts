@@ -61,7 +61,7 @@ export function layeredStore(layers: readonly WindowLayer[]): WindowStore {
 }
 
 /** Bump when FeeWindow's shape changes, so old Data Cache entries are not read. */
-const CACHE_VERSION = 'fee-window-v4'
+const CACHE_VERSION = 'fee-window-v5'
 
 type CachedLoader = () => Promise<FeeWindow>
 const dataCacheReaders = processSingleton('data-cache-readers', () => new Map<string, { read: CachedLoader; current?: CachedLoader }>())

@@ -254,6 +254,7 @@ export async function getTransactionCost(chainId: number, query: TransactionCost
   const chain = getChain(chainId)
   const body = transactionCost(window, suggestionsFor(window, policy), query, {
     maxTransactionGas: policy.maxTransactionGas,
+    l1FeeRule: chain?.l1FeeRule,
     unknownL1Fee: chain?.unknownL1Fee,
   })
   return { body: JSON.stringify(body), meta }

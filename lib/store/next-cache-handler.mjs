@@ -15,7 +15,7 @@ let nodeHandler
 /**
  * unstable_cache entries with this tag stay in this instance's memory and never go to Redis. The fee
  * window carries it (lib/feed/window-store.ts, the Data Cache layer): the cross-instance single-flight
- * already publishes each window to Redis once (gas-api:v3:window:*), and another instance whose
+ * already publishes each window to Redis once (gas-api:v4:window:*), and another instance whose
  * entry has expired finds it there, so a Redis copy of the same window under the handler's key
  * would be a second write of every window and never be read first.
  */

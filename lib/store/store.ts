@@ -5,7 +5,7 @@ import { UNAVAILABLE, type Unavailable } from '../core/unavailable'
 import { withSharedStore } from './client'
 
 /** Bump with the FeeWindow shape, so instances of different versions never read each other's windows. */
-const PREFIX = 'gas-api:v3:'
+const PREFIX = 'gas-api:v4:'
 
 /** Deletes the lock only if it still holds our token (a lock that expired and was retaken is not ours). */
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"

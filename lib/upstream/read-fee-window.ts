@@ -145,7 +145,7 @@ async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParam
     }),
     anchorDue && p.previous ? getHeader(client, p.previous.oldestBlock) : Promise.resolve(undefined),
     cold ? getHeader(client, 'finalized').catch(() => undefined) : Promise.resolve(undefined),
-    p.l1FeeRule ? readL1FeeParams(client, p.l1FeeRule) : Promise.resolve(undefined),
+    p.l1FeeRule ? readL1FeeParams(client, p.l1FeeRule, p.previous?.l1Fee) : Promise.resolve(undefined),
   ])
 
   if (known === undefined) {

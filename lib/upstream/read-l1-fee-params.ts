@@ -43,8 +43,9 @@ const isUint = (v: unknown): v is bigint => typeof v === 'bigint' && v >= 0n
  * in the same JSON-RPC batch as the rest of the window's read: no round of their own. A getter that
  * reverts before its fork means that fork is not active (no operator fee before Isthmus); the chain
  * is `unavailable` when the Fjord inputs are missing (a chain before Fjord, or not what it says).
+ * `previous`: the last read's parameters, whose active forks are not asked again (a fork never ends).
  */
-export async function readL1FeeParams(client: Client, rule: L1FeeRule): Promise<L1FeeParams> {
+export async function readL1FeeParams(client: Client, rule: L1FeeRule, previous?: L1FeeParams): Promise<L1FeeParams> {
   if (rule === 'arbitrum') {
     const prices = await call(client, ARB_GAS_INFO, ARB_GAS_INFO_ABI, 'getPricesInWei')
     const perByte = Array.isArray(prices) ? prices[1] : undefined
@@ -52,14 +53,16 @@ export async function readL1FeeParams(client: Client, rule: L1FeeRule): Promise<
       ? { rule: 'arbitrum', perL1CalldataByte: perByte.toString() }
       : { rule: 'unavailable', reason: 'ArbGasInfo.getPricesInWei did not answer' }
   }
+  const known = previous?.rule === 'op-stack' ? previous : undefined
   const [l1BaseFee, blobBaseFee, baseFeeScalar, blobBaseFeeScalar, fjord, isthmus, jovian, opScalar, opConstant] = await Promise.all([
     call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'l1BaseFee'),
     call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'blobBaseFee'),
     call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'baseFeeScalar'),
     call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'blobBaseFeeScalar'),
-    call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'isFjord'),
-    call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'isIsthmus'),
-    call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'isJovian'),
+    // a fork once active stays active: the previous read's flags are not asked again
+    known?.rule === 'op-stack' ? true : call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'isFjord'),
+    known?.isthmus ? true : call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'isIsthmus'),
+    known?.jovian ? true : call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'isJovian'),
     call(client, L1_BLOCK, L1_BLOCK_ABI, 'operatorFeeScalar'),
     call(client, L1_BLOCK, L1_BLOCK_ABI, 'operatorFeeConstant'),
   ])

@@ -4,7 +4,8 @@ import type { SuggestedGasFees } from '@/lib/core/schemas'
 test('the overview lists every configured chain and links to its view', async ({ page }) => {
   await page.goto('/')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Gas fees now')
-  await expect(page.getByTestId('chain-list').locator('li')).toHaveCount(4)
+  await expect(page.getByTestId('chain-list').locator('li')).toHaveCount(5)
+  await expect(page.getByTestId('chain-8453')).toContainText('Base')
   await expect(page.getByTestId('chain-31337')).toContainText('Anvil')
   await expect(page.getByTestId('chain-31338')).toContainText('31338')
   await expect(page.getByTestId('chain-31342')).toContainText('31342')

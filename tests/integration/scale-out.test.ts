@@ -114,7 +114,7 @@ afterAll(async () => {
 
 describe('two instances, one Redis', () => {
   test('behavior: each window is in Redis once: the published copy, never also as a Next cache entry', async () => {
-    expect(await redisKeys('gas-api:v3:window:*')).toEqual([expect.stringMatching(new RegExp(`^gas-api:v3:window:${CHAIN}:[0-9a-f]{16}$`))])
+    expect(await redisKeys('gas-api:v4:window:*')).toEqual([expect.stringMatching(new RegExp(`^gas-api:v4:window:${CHAIN}:[0-9a-f]{16}$`))])
     const keys = await redisKeys('gas-api:next:*')
     const c = createClient({ url: redis.url })
     await c.connect()
@@ -126,7 +126,7 @@ describe('two instances, one Redis', () => {
       }
       // the published window carries when its next read is due and the read timing's state, so the
       // instance that reads next continues from it (lib/feed/read-timing.ts nextRead)
-      const [windowKey] = await redisKeys('gas-api:v3:window:*')
+      const [windowKey] = await redisKeys('gas-api:v4:window:*')
       const published = JSON.parse((await c.get(windowKey!)) ?? 'null') as {
         fetchedAt: number
         nextReadAt?: number
@@ -217,7 +217,7 @@ describe('two instances, one Redis', () => {
     redis = await startRedis({ port, password: REDIS_PASSWORD })
     const back = hammer()
     for (const svc of [a, b]) await until(async () => (await storeUp(svc)) === 1, 'the instance to use Redis again')
-    await until(async () => (await redisKeys('gas-api:v3:window:*')).length > 0, 'a window in the fresh Redis')
+    await until(async () => (await redisKeys('gas-api:v4:window:*')).length > 0, 'a window in the fresh Redis')
     await until(async () => (await redisKeys(`gas-api:v3:rate:*:${LOAD[0]}`)).length > 0, 'a rate counter in the fresh Redis')
     back.stopped = true
     await back.done
@@ -226,7 +226,7 @@ describe('two instances, one Redis', () => {
     // Redis dying and coming back made no read of the node fail
     expect(await failedReads()).toBe(failedBefore)
     // the fresh Redis holds the pair's state again: the window one of them published, the rate counter
-    expect(await redisKeys('gas-api:v3:window:*')).toEqual([expect.stringMatching(new RegExp(`^gas-api:v3:window:${CHAIN}:[0-9a-f]{16}$`))])
+    expect(await redisKeys('gas-api:v4:window:*')).toEqual([expect.stringMatching(new RegExp(`^gas-api:v4:window:${CHAIN}:[0-9a-f]{16}$`))])
     expect((await redisKeys(`gas-api:v3:rate:*:${LOAD[0]}`)).length).toBeGreaterThan(0)
     for (const file of logs) {
       const text = readFileSync(file, 'utf8')

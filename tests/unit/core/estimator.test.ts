@@ -248,6 +248,13 @@ describe('estimateLevels', () => {
       next: 5_000_000n,
       raised: (n: bigint) => n + (n * 5n) / 250n,
     },
+    // a rule past 100% a block (denominator 2, elasticity 6: +250%) is planned whole, not clamped at 2×
+    {
+      chain: 'an OP-stack chain of +250% a block',
+      policy: withLiveParams(chainFeePolicy(10), '0x' + '00' + '00000002' + '00000006'),
+      next: 5_000_000n,
+      raised: (n: bigint) => n + (n * 5n) / 2n,
+    },
     // Polygon PoS: ±5% a block bounds every producer configuration since Lisovo (bor MaxBaseFeeChangePercent)
     { chain: 'Polygon PoS', policy: chainFeePolicy(137), next: 30n * GWEI, raised: (n: bigint) => n + n / 20n },
     // Arbitrum: no per-block bound; the policy minimum, +17% a block (a block at the 64M effective

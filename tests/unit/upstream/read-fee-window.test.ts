@@ -410,6 +410,16 @@ describe('readFeeWindow: the L1 fee parameters of an L2', () => {
     },
   )
 
+  test('behavior: a fork once seen is not asked again: the next read of a Jovian chain asks the six getters whose values move', async () => {
+    const s = await fake('ok', { opStackPredeploys: { fork: 'jovian', ...base, operatorFeeScalar: 3, operatorFeeConstant: 1000n } })
+    const first = await read([s.url], { l1FeeRule: 'op-stack' })
+    const calls = s.calls.filter((m) => m === 'eth_call').length
+    const second = await read([s.url], { l1FeeRule: 'op-stack', previous: first })
+    expect(calls).toBe(9)
+    expect(s.calls.filter((m) => m === 'eth_call').length - calls).toBe(6)
+    expect(second.l1Fee).toEqual(first.l1Fee)
+  })
+
   test('behavior: a chain before Fjord (no isFjord getter) or with no predeploys: unavailable, and the window is still served', async () => {
     const ecotone = await fake('ok', { opStackPredeploys: { fork: 'ecotone', ...base } })
     expect((await read([ecotone.url], { l1FeeRule: 'op-stack' })).l1Fee).toMatchObject({ rule: 'unavailable' })
