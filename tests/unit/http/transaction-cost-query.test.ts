@@ -4,7 +4,8 @@ import { InvalidQueryError } from '@/lib/core/errors'
 import { parseTransactionCostQuery } from '@/lib/http/transaction-cost-query'
 
 const q = (s: string) => new URLSearchParams(s)
-const unsigned = serializeTransaction({
+/** A plain EIP-1559 transfer on Base, as a wallet serializes it. */
+const transfer = {
   type: 'eip1559',
   chainId: 8453,
   nonce: 7,
@@ -13,20 +14,9 @@ const unsigned = serializeTransaction({
   maxPriorityFeePerGas: parseGwei('0.001'),
   to: '0x1111111111111111111111111111111111111111',
   value: 1n,
-})
-const signed = serializeTransaction(
-  {
-    type: 'eip1559',
-    chainId: 8453,
-    nonce: 7,
-    gas: 21_000n,
-    maxFeePerGas: parseGwei('0.01'),
-    maxPriorityFeePerGas: parseGwei('0.001'),
-    to: '0x1111111111111111111111111111111111111111',
-    value: 1n,
-  },
-  { r: `0x${'11'.repeat(32)}`, s: `0x${'22'.repeat(32)}`, yParity: 1 },
-)
+} as const
+const unsigned = serializeTransaction(transfer)
+const signed = serializeTransaction(transfer, { r: `0x${'11'.repeat(32)}`, s: `0x${'22'.repeat(32)}`, yParity: 1 })
 
 describe('parseTransactionCostQuery', () => {
   test('default: gas alone; with txBytes; with an unsigned transaction', () => {
