@@ -10,7 +10,8 @@ import { defineConfig, globalIgnores } from 'eslint/config'
  * imports the tools in scripts/.
  */
 const LAYERS = [
-  ['lib/core'], // pure: fee math, statistics, units, chain fee policies, domain errors, schemas
+  ['lib/core'], // pure, by concern: fee-math, chain-rules, evaluation, contract (schemas, errors, bodies)
+  ['lib/runtime'], // process plumbing: process singletons, deadlines, the store's markers
   ['lib/auth'], // credentials: API_KEYS's syntax (which lib/env.ts validates with the rest), keys, identity
   ['lib/env.ts', 'lib/metrics'], // configuration, counters
   ['lib/log'], // the logger (pino): reads LOG_LEVEL from lib/env.ts, so one layer above it

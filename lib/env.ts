@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import type { ChainFeePolicyOverride } from './core/chain-policy'
-import { processSingleton } from './core/process-singleton'
-import { DEFAULT_REDIS_TIMEOUT_MS } from './core/redis-timeout.mjs'
+import type { ChainFeePolicyOverride } from './core/chain-rules/chain-policy'
+import { processSingleton } from './runtime/process-singleton'
+import { DEFAULT_REDIS_TIMEOUT_MS } from './runtime/redis-timeout.mjs'
 import { parseGwei } from './core/units'
 import { ApiKeysSchema, MIN_SECRET_LENGTH } from './auth/api-keys-setting'
 
@@ -103,7 +103,7 @@ const EdgeEnvSchema = z.object({
 export type EdgeEnv = z.infer<typeof EdgeEnvSchema>
 
 /**
- * A decimal gwei amount as written in a setting, as wei. Unlike lib/core/schemas.ts's GweiSchema (the
+ * A decimal gwei amount as written in a setting, as wei. Unlike lib/core/contract/schemas.ts's GweiSchema (the
  * API's exact output format) it accepts trailing zeros ("30.0") and caps the whole part at 18 digits.
  */
 const GweiSettingSchema = z
@@ -117,7 +117,7 @@ const PercentSchema = z
   .transform((p) => BigInt(Math.round(p * 10_000)))
 
 /**
- * Overrides of the chain fee policy table (lib/core/chain-policy.ts), as JSON keyed by chain id:
+ * Overrides of the chain fee policy table (lib/core/chain-rules/chain-policy.ts), as JSON keyed by chain id:
  * `{"137":{"minPriorityFeeGwei":"30"}}`. Fields: minPriorityFeeGwei, minSuggestedPriorityFeeGwei,
  * ignoresTips, maxBaseFeeRisePercent, maxBaseFeeFallPercent, enforceBaseFeeBounds, tipWindowSeconds.
  */

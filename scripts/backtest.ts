@@ -1,9 +1,9 @@
 // npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy ours,viem,…] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain 1] [--json out.json]
 import { writeFileSync } from 'node:fs'
-import { runBacktest, WARMUP_BLOCKS, type BacktestResult, type LevelMetrics } from '../lib/core/backtest'
-import { chainFeePolicy } from '../lib/core/chain-policy'
+import { runBacktest, WARMUP_BLOCKS, type BacktestResult, type LevelMetrics } from '../lib/core/evaluation/backtest'
+import { chainFeePolicy } from '../lib/core/chain-rules/chain-policy'
 import { toBlockStats } from './backtest/block-stats'
-import { JUDGES } from '../lib/core/judge'
+import { JUDGES } from '../lib/core/evaluation/judge'
 import { STRATEGIES } from './backtest/strategies'
 import { ETHEREUM_1559 } from './backtest/base-fee-csv'
 import {

@@ -1,8 +1,8 @@
 // npm run bench:accuracy: the CPU one accuracy report costs (GET /networks/{chainId}/accuracy, the
 // /metrics gauges): the backtest (ours, lenient judge) over a synthetic 500-block window.
-import { accuracyOf } from '../lib/core/accuracy'
-import { chainFeePolicy } from '../lib/core/chain-policy'
-import { REWARD_PERCENTILES } from '../lib/core/estimator'
+import { accuracyOf } from '../lib/core/evaluation/accuracy'
+import { chainFeePolicy } from '../lib/core/chain-rules/chain-policy'
+import { REWARD_PERCENTILES } from '../lib/core/fee-math/estimator'
 import type { FeeWindow } from '../lib/core/types'
 
 const n = 500

@@ -1,6 +1,6 @@
 'use client'
 import useSWR from 'swr'
-import { AccuracyReportSchema, type AccuracyReportBody } from '@/lib/core/schemas'
+import { AccuracyReportSchema, type AccuracyReportBody } from '@/lib/core/contract/schemas'
 import { fetchApi } from './api-client'
 import { formatBlocks, formatShare } from './format'
 import { describeError, Skeleton } from './states'

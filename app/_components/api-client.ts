@@ -1,6 +1,6 @@
 import './zod-without-eval'
 import type { z } from 'zod'
-import { ErrorBodySchema } from '@/lib/core/schemas'
+import { ErrorBodySchema } from '@/lib/core/contract/schemas'
 
 /** Freshness of an answer, from the service's headers. */
 export type Freshness = {

@@ -1,4 +1,4 @@
-import type { BlobFeesBody } from '@/lib/core/schemas'
+import type { BlobFeesBody } from '@/lib/core/contract/schemas'
 import { formatPercent } from './format'
 import { Gwei } from './gwei'
 

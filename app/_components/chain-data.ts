@@ -9,7 +9,7 @@ import {
   SuggestedGasFeesSchema,
   type BaseFeeForecastBody,
   type SuggestedGasFees,
-} from '@/lib/core/schemas'
+} from '@/lib/core/contract/schemas'
 import { ApiError, fetchApi, type Freshness } from './api-client'
 
 /** One block's numbers of a chain, as the page shows them: the five fee endpoints' bodies for the same block. */

@@ -1,4 +1,4 @@
-import type { SuggestedGasFees, TransactionCostBody } from '@/lib/core/schemas'
+import type { SuggestedGasFees, TransactionCostBody } from '@/lib/core/contract/schemas'
 import { parseGwei } from '@/lib/core/units'
 
 /**

@@ -1,6 +1,6 @@
 'use client'
 import { useState, type KeyboardEvent, type PointerEvent } from 'react'
-import type { BaseFeeForecastBody, SuggestedGasFees } from '@/lib/core/schemas'
+import type { BaseFeeForecastBody, SuggestedGasFees } from '@/lib/core/contract/schemas'
 import { formatGwei, parseGwei } from '@/lib/core/units'
 import { blockTicks, indexAfterKey, indexAt, niceTicks } from './chart-scale'
 import { forecastHorizonText, formatGweiShort } from './format'

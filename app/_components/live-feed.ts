@@ -1,4 +1,4 @@
-import { ErrorBodySchema } from '@/lib/core/schemas'
+import { ErrorBodySchema } from '@/lib/core/contract/schemas'
 import { ApiError } from './api-client'
 import { DEFAULT_BLOCK_INTERVAL_MS, parseFeesEvent, type ChainData } from './chain-data'
 

@@ -1,6 +1,6 @@
 'use client'
 import useSWR from 'swr'
-import { TransactionCostSchema, type TransactionCostBody } from '@/lib/core/schemas'
+import { TransactionCostSchema, type TransactionCostBody } from '@/lib/core/contract/schemas'
 import { fetchApi } from './api-client'
 import { chargesBeyondGas, COMMON_ACTIONS, type ActionKey } from './costs'
 

@@ -1,5 +1,5 @@
 import { hexToBytes, sha256, timingSafeEqual } from './constant-time'
-import { processSingleton } from '../core/process-singleton'
+import { processSingleton } from '../runtime/process-singleton'
 import { parseApiKeysText } from './api-keys-setting'
 
 /** One configured credential, kept only as SHA-256 digests. */

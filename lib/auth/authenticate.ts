@@ -1,7 +1,7 @@
 import { loadApiKeys, verifyApiKey } from './api-keys'
 import { ApiKeysConfigError } from './api-keys-setting'
 import { parseBasicAuth } from './basic-auth'
-import { processSingleton } from '../core/process-singleton'
+import { processSingleton } from '../runtime/process-singleton'
 
 export type AuthResult =
   { ok: true; key: string } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'unconfigured' | 'misconfigured' }

@@ -1,4 +1,4 @@
-import { processSingleton } from '../core/process-singleton'
+import { processSingleton } from '../runtime/process-singleton'
 
 /** One throttle window: failures are counted for 60 s from the first. */
 export const FAILURE_WINDOW_MS = 60_000

@@ -1,6 +1,6 @@
 import { loadApiKeys } from './api-keys'
 import { timingSafeEqual } from './constant-time'
-import { processSingleton } from '../core/process-singleton'
+import { processSingleton } from '../runtime/process-singleton'
 
 /**
  * The verified caller, as the middleware forwards it to the handlers: `<key name>.<HMAC>`. The HMAC

@@ -1,8 +1,8 @@
 import type { Chain } from 'viem'
 import * as viemChains from 'viem/chains'
 import { getServerEnv, type ServerEnv } from '../env'
-import { chainFeePolicy, L1_FEE_NOT_COMPUTED, type ChainFeePolicy } from '../core/chain-policy'
-import { processSingleton } from '../core/process-singleton'
+import { chainFeePolicy, L1_FEE_NOT_COMPUTED, type ChainFeePolicy } from '../core/chain-rules/chain-policy'
+import { processSingleton } from '../runtime/process-singleton'
 import type { L1FeeRule } from '../core/types'
 
 /** A chain the service answers for. */
@@ -18,7 +18,7 @@ export type ChainConfig = {
    * not know. Fees are quoted per gas in 10^-decimals of it (wei on Ethereum).
    */
   nativeCurrency?: { symbol: string; decimals: number }
-  /** The chain's fee rules: its row of lib/core/chain-policy.ts with CHAIN_FEE_POLICIES applied (default: the row). */
+  /** The chain's fee rules: its row of lib/core/chain-rules/chain-policy.ts with CHAIN_FEE_POLICIES applied (default: the row). */
   feePolicy?: ChainFeePolicy
   /**
    * An OP-stack chain: its fee policy is the OP-stack row, or viem defines it with the OP-stack

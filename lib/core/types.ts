@@ -71,7 +71,7 @@ export type FeeWindow = {
   /**
    * When the newest upstream reads of this chain started, ms since the epoch (at most
    * MAX_READS_PER_PERIOD of them, oldest first), by whichever instance of a group made them: the
-   * group's read ceiling (lib/core/freshness.ts) is checked against it. Optional like nextReadAt.
+   * group's read ceiling (lib/core/contract/freshness.ts) is checked against it. Optional like nextReadAt.
    */
   readStarts?: number[]
 }

@@ -126,7 +126,7 @@ const REANCHOR_SHARE = 1 / 4
  * - Backoff: reads that find no new head are retried after 1/16 step (1/8 in the first 16 blocks found), then gaps doubling up to the
  *   period, and never later than the following slot's planned read. A late block is found by the
  *   first retry, a missed slot costs a few reads, a stalled chain is read about once per period.
- * - The ceiling (lib/core/freshness.ts MAX_READS_PER_PERIOD = 2): the plan is never earlier than one
+ * - The ceiling (lib/core/contract/freshness.ts MAX_READS_PER_PERIOD = 2): the plan is never earlier than one
  *   period after the start of the read before this one, so the feed's own ceiling never has to move it.
  * - A head behind the one held (a lagging node behind a failover) says nothing of the chain's blocks:
  *   the phase is kept (but for the read starts), and the next read is at the held head's next

@@ -4,7 +4,7 @@
  * No I/O, no timers: lib/feed/chain-feed.ts applies the decisions (and the tests drive them with
  * literal clocks).
  */
-import { STALE_PERIODS } from '../core/freshness'
+import { STALE_PERIODS } from '../core/contract/freshness'
 
 /** What the rules need to know of a chain's state. */
 export type FeedState = {
@@ -21,7 +21,7 @@ export type FeedState = {
 }
 
 export type FeedRules = {
-  /** The chain's period: one block interval within [1 s, 60 s] (lib/core/freshness.ts periodOf), ms. */
+  /** The chain's period: one block interval within [1 s, 60 s] (lib/core/contract/freshness.ts periodOf), ms. */
   periodMs: number
   /** How old a window may be served at all, marked stale (MAX_STALE_SECONDS), ms. */
   maxStaleMs: number

@@ -1,6 +1,6 @@
 import 'server-only'
 import type { FeeWindow } from '../core/types'
-import { UNAVAILABLE, type Unavailable } from '../core/unavailable'
+import { UNAVAILABLE, type Unavailable } from '../runtime/unavailable'
 
 /** The shared store as the cross-instance single-flight needs it (lib/store/store in production). */
 export type SharedWindowStore = {
@@ -39,7 +39,7 @@ export type SharedReadParams = {
   read: (published?: FeeWindow) => Promise<FeeWindow>
   /**
    * Whether the group may read now, given the published window (null: none): the read ceiling
-   * (lib/core/freshness.ts) over the read starts it carries. Always, when absent.
+   * (lib/core/contract/freshness.ts) over the read starts it carries. Always, when absent.
    */
   mayRead?: (published: FeeWindow | null) => boolean
   /**

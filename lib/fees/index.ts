@@ -7,22 +7,32 @@ import 'server-only'
 import { chainFeed, heldWindows, type FeedsSettings } from '../feed/feeds'
 import type { CachedFeeWindow } from '../feed/chain-feed'
 import type { ChainConfig } from '../chains/registry'
-import { accuracyOf, type AccuracyReport } from '../core/accuracy'
+import { accuracyOf, type AccuracyReport } from '../core/evaluation/accuracy'
 import { feePolicyOf, getChain, getChains } from '../chains/registry'
-import type { SupportedChainNames, SupportedNetworks } from '../core/schemas'
+import type { SupportedChainNames, SupportedNetworks } from '../core/contract/schemas'
 import { getServerEnv, type ServerEnv } from '../env'
-import { assessReadiness, type Readiness } from '../core/readiness'
-import { BlobFeeMarketUnsupportedError, BlobsUnsupportedError, FeeMarketUnsupportedError, UnsupportedChainError } from '../core/errors'
-import type { ChainFeePolicy } from '../core/chain-policy'
-import { buildFeeReport, buildLegacyGasPrices, type FeeReport } from '../core/report'
-import { blobFeesOf, buildBlobFees } from '../core/blob-fees'
-import { takesBlobTransactions } from '../core/blob-schedule'
+import {
+  BlobFeeMarketUnsupportedError,
+  BlobsUnsupportedError,
+  FeeMarketUnsupportedError,
+  UnsupportedChainError,
+} from '../core/contract/errors'
+import type { ChainFeePolicy } from '../core/chain-rules/chain-policy'
+import { buildFeeReport, buildLegacyGasPrices, type FeeReport } from '../core/contract/report'
+import { blobFeesOf, buildBlobFees } from '../core/fee-math/blob-fees'
+import { takesBlobTransactions } from '../core/chain-rules/blob-schedule'
 import type { FeeWindow } from '../core/types'
-import { processSingleton } from '../core/process-singleton'
-import { levelSuggestions, minimumReplacement, replacementFees, type LevelSuggestion, type TransactionFees } from '../core/replacement'
+import { processSingleton } from '../runtime/process-singleton'
+import {
+  levelSuggestions,
+  minimumReplacement,
+  replacementFees,
+  type LevelSuggestion,
+  type TransactionFees,
+} from '../core/fee-math/replacement'
 import type { Urgency } from '../core/types'
 import { formatGwei } from '../core/units'
-import { transactionCost, type TransactionCostQuery } from '../core/transaction-cost'
+import { transactionCost, type TransactionCostQuery } from '../core/fee-math/transaction-cost'
 
 /** The feeds' settings of a configuration, built once per configuration object. */
 const feedSettings = processSingleton('feed-settings', () => new WeakMap<ServerEnv, FeedsSettings>())
@@ -123,7 +133,7 @@ const bodiesFor = perWindow('report-bodies', (window, policy) => {
   return Object.fromEntries(Object.entries(report).map(([k, v]) => [k, JSON.stringify(v)])) as Record<Endpoint, string>
 })
 
-/** gasPrices of a chain without EIP-1559 (lib/core/gas-prices.ts), serialised once per window. */
+/** gasPrices of a chain without EIP-1559 (lib/core/fee-math/gas-prices.ts), serialised once per window. */
 const legacyGasPricesBody = perWindow('legacy-gas-prices-bodies', (window, policy) => JSON.stringify(buildLegacyGasPrices(window, policy)))
 
 /**
@@ -138,7 +148,7 @@ async function servedWindow(chainId: number, opts: { feeMarket: boolean; countLo
 }
 
 /**
- * GET blobFees' body for a window (lib/core/blob-fees.ts), serialised once per window; or the error
+ * GET blobFees' body for a window (lib/core/fee-math/blob-fees.ts), serialised once per window; or the error
  * that says why the window has none (a chain without blobs, a node that reports none).
  */
 const blobFeesFor = perWindow('blob-fees-bodies', (window): { body: string } | { error: unknown } => {
@@ -180,7 +190,7 @@ export async function getBlobFees(chainId: number): Promise<{ body: string; meta
 /**
  * GET gasPrices of a supported chain, EIP-1559 or not, from the same window (one read per block for
  * every endpoint): on an EIP-1559 chain the next base fee plus each level's tip (the report's
- * gasPrices); on a chain without EIP-1559 the legacy price rule (lib/core/gas-prices.ts).
+ * gasPrices); on a chain without EIP-1559 the legacy price rule (lib/core/fee-math/gas-prices.ts).
  * @throws UnsupportedChainError, NoPriceDataError, UpstreamUnavailableError, UpstreamBadResponseError
  */
 export async function getGasPrices(chainId: number): Promise<{ body: string; meta: ReportMeta }> {
@@ -188,7 +198,7 @@ export async function getGasPrices(chainId: number): Promise<{ body: string; met
   return { body: window.legacy ? legacyGasPricesBody(window, policy) : bodiesFor(window, policy).gasPrices, meta }
 }
 
-/** Each level's current suggestion in wei (lib/core/replacement.ts levelSuggestions), once per window. */
+/** Each level's current suggestion in wei (lib/core/fee-math/replacement.ts levelSuggestions), once per window. */
 const suggestionsFor = perWindow('replacement-suggestions', levelSuggestions)
 
 /**
@@ -218,7 +228,7 @@ function gweiFees(fees: TransactionFees): Record<string, string> {
 /**
  * GET replacementFees: the fees that replace a pending transaction with `fees` (speed-up or cancel):
  * the lowest every common pool accepts and one per level of the same window as suggestedGasFees
- * (lib/core/replacement.ts). A legacy transaction is priced on any chain (gasPrices' levels), an
+ * (lib/core/fee-math/replacement.ts). A legacy transaction is priced on any chain (gasPrices' levels), an
  * EIP-1559 one where the chain has EIP-1559, a blob one where the chain takes blob transactions.
  * @throws UnsupportedChainError, FeeMarketUnsupportedError, BlobsUnsupportedError, InvalidQueryError,
  *   NoPriceDataError, UpstreamUnavailableError, UpstreamBadResponseError
@@ -243,7 +253,7 @@ export async function getReplacementFees(chainId: number, fees: TransactionFees)
 }
 
 /**
- * GET transactionCost: a transaction's whole cost per level (lib/core/transaction-cost.ts), from the
+ * GET transactionCost: a transaction's whole cost per level (lib/core/fee-math/transaction-cost.ts), from the
  * same window as suggestedGasFees, the L1 fee parameters its read brought included: no upstream call
  * of its own.
  * @throws UnsupportedChainError, InvalidQueryError (gas above the chain's cap), NoPriceDataError,
@@ -276,7 +286,7 @@ const accuracyFor = perWindow('accuracy-reports', (window, policy) => {
 })
 
 /**
- * How the service's own suggestions fared over the window it serves (lib/core/accuracy.ts), with the
+ * How the service's own suggestions fared over the window it serves (lib/core/evaluation/accuracy.ts), with the
  * same meta as the fee report of that window. Reads nothing beyond what getFeeReport reads.
  * @throws as getFeeReport
  */
@@ -313,23 +323,22 @@ export function supportedChainNames(): SupportedChainNames {
 }
 
 /**
- * Readiness (/readyz): asks every configured chain for its window through the feed, as a request
- * would but without warming it (a load balancer's probes would keep every chain read): a fresh
- * window, no read; an older one, at most its one due read; none young enough, a read bounded by
- * RPC_TIMEOUT_MS; a failing chain, nothing within its back-off. Then it reports which chains hold a window no older than MAX_STALE_SECONDS.
+ * What readiness (/readyz) is judged on: asks every configured chain for its window through the feed,
+ * as a request would but without warming it (a load balancer's probes would keep every chain read): a
+ * fresh window, no read; an older one, at most its one due read; none young enough, a read bounded by
+ * RPC_TIMEOUT_MS; a failing chain, nothing within its back-off. Returns the chains, the windows held
+ * after that and each failed chain's error name (lib/http/readiness.ts assesses them).
  */
-export async function checkReadiness(): Promise<Readiness> {
+export async function probeChains(): Promise<{
+  chainIds: number[]
+  windows: ReturnType<typeof cachedWindows>
+  errors: Map<number, string>
+}> {
   const chains = [...getChains().values()]
   const results = await Promise.allSettled(chains.map((c) => probeWindow(c)))
   const errors = new Map<number, string>()
   results.forEach((r, i) => {
     if (r.status === 'rejected') errors.set(chains[i]!.id, r.reason instanceof Error ? r.reason.name : 'Error')
   })
-  return assessReadiness({
-    chainIds: chains.map((c) => c.id),
-    windows: cachedWindows(),
-    errors,
-    now: Date.now(),
-    maxStaleSeconds: getServerEnv().MAX_STALE_SECONDS,
-  })
+  return { chainIds: chains.map((c) => c.id), windows: cachedWindows(), errors }
 }

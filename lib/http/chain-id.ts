@@ -1,4 +1,4 @@
-import { InvalidChainIdError } from '../core/errors'
+import { InvalidChainIdError } from '../core/contract/errors'
 
 /**
  * Parses the {chainId} path segment: a canonical positive decimal integer (no sign, no leading zero,

@@ -1,8 +1,8 @@
 import 'server-only'
-import { checkReadiness } from '../fees'
+import { probeChains } from '../fees'
 import { getServerEnv } from '../env'
-import { describeUnready } from '../core/readiness'
-import type { NotReadyBody, ReadyBody } from '../core/schemas'
+import { assessReadiness, describeUnready } from './readiness'
+import type { NotReadyBody, ReadyBody } from '../core/contract/schemas'
 import { errorJson } from './error-body'
 import { requireIdentity, toErrorResponse } from './respond'
 
@@ -15,14 +15,14 @@ export function healthzResponse(): Response {
 
 /**
  * GET /readyz: readiness. 200 when every configured chain has a window no older than
- * MAX_STALE_SECONDS (asking the feed for each as a request would, see checkReadiness); otherwise
+ * MAX_STALE_SECONDS (asking the feed for each as a request would, see probeChains); otherwise
  * 503 with the error body and `chains` naming each chain's state. READYZ_AUTH=basic: an API key is
  * needed (the middleware checks it; this handler fails closed on the identity as the API does).
  */
 export async function readyzResponse(request: Request): Promise<Response> {
   try {
     if (getServerEnv().READYZ_AUTH === 'basic') await requireIdentity(request)
-    const readiness = await checkReadiness()
+    const readiness = assessReadiness({ ...(await probeChains()), now: Date.now(), maxStaleSeconds: getServerEnv().MAX_STALE_SECONDS })
     // the bodies are typed by the schemas GET /openapi.json publishes
     if (readiness.ready) {
       const body: ReadyBody = { status: 'ready', chains: readiness.chains }

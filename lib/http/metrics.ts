@@ -1,5 +1,5 @@
 import 'server-only'
-import type { AccuracyReport } from '../core/accuracy'
+import type { AccuracyReport } from '../core/evaluation/accuracy'
 import { cachedWindows, heldAccuracy } from '../fees'
 import { sharedStoreUp } from '../store/client'
 import { metricsContentType, renderMetrics } from '../metrics/registry'

@@ -28,13 +28,13 @@ import {
   SupportedNetworksSchema,
   TrendSchema,
   UrgencyLevelSchema,
-} from '../core/schemas'
+} from '../core/contract/schemas'
 import { REASON_PHRASES } from './reason-phrases'
-import { REPLACEMENT_QUERY_PARAMETERS } from '../core/replacement-query'
+import { REPLACEMENT_QUERY_PARAMETERS } from './replacement-query'
 
 /**
  * GET /openapi.json: the OpenAPI 3.1 document of the API, generated from the zod schemas the handlers
- * and pages use (lib/core/schemas.ts, through z.toJSONSchema with the JSON Schema 2020-12 target,
+ * and pages use (lib/core/contract/schemas.ts, through z.toJSONSchema with the JSON Schema 2020-12 target,
  * which is OpenAPI 3.1's schema dialect), never written by hand. Pure: no configuration, no request;
  * the same document on every instance. The statuses and headers below are the ones
  * lib/http/respond.ts (toErrorResponse, freshnessHeaders), lib/http/stream.ts, lib/http/health.ts,
@@ -245,7 +245,7 @@ function chainEndpoint(operationId: string, summary: string, description: string
   }
 }
 
-/** The query of GET replacementFees: the pending transaction's fees (lib/core/replacement-query.ts). */
+/** The query of GET replacementFees: the pending transaction's fees (lib/http/replacement-query.ts). */
 const REPLACEMENT_QUERY: Record<(typeof REPLACEMENT_QUERY_PARAMETERS)[number], string> = {
   maxFeePerGas: "The pending EIP-1559 (or blob) transaction's max fee per gas, gwei. With maxPriorityFeePerGas.",
   maxPriorityFeePerGas: 'Its max priority fee per gas, gwei: not above maxFeePerGas. With maxFeePerGas.',
@@ -302,7 +302,7 @@ function document(): Json {
       title: 'Gas API',
       version: '1',
       description:
-        'EIP-1559 fee suggestions for EVM chains, compatible with the Infura/MetaMask Gas API. Fees are decimal gwei strings, waits milliseconds. Every path answers HEAD as GET without a body. Generated from the zod schemas of the service (lib/core/schemas.ts); docs/api.md explains every number.',
+        'EIP-1559 fee suggestions for EVM chains, compatible with the Infura/MetaMask Gas API. Fees are decimal gwei strings, waits milliseconds. Every path answers HEAD as GET without a body. Generated from the zod schemas of the service (lib/core/contract/schemas.ts); docs/api.md explains every number.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     security: [{ basicAuth: [] }],

@@ -17,7 +17,7 @@ import { count, observeSeconds } from '../metrics/registry'
 import { logger } from '../log/logger'
 import { consumeRateLimit } from '../ratelimit'
 import { parseChainId } from './chain-id'
-import { parseReplacementQuery } from '../core/replacement-query'
+import { parseReplacementQuery } from './replacement-query'
 import { parseTransactionCostQuery } from './transaction-cost-query'
 import { BASIC_CHALLENGE, errorJson, MISCONFIGURED } from './error-body'
 import {
@@ -35,7 +35,7 @@ import {
   UnsupportedChainError,
   UpstreamBadResponseError,
   UpstreamUnavailableError,
-} from '../core/errors'
+} from '../core/contract/errors'
 
 /** Methods every endpoint answers. */
 const ALLOWED_METHODS = 'GET, HEAD, OPTIONS'
@@ -264,7 +264,7 @@ export const gasPricesRoute = () => readOnlyRoute(jsonEndpoint('gasPrices', getG
 
 /**
  * Every method of GET /networks/{chainId}/replacementFees: the fees that replace the pending
- * transaction whose fees the query gives (lib/core/replacement-query.ts parses it).
+ * transaction whose fees the query gives (lib/http/replacement-query.ts parses it).
  */
 export const replacementFeesRoute = () =>
   readOnlyRoute(jsonEndpoint('replacementFees', (chainId, query) => getReplacementFees(chainId, parseReplacementQuery(query))))

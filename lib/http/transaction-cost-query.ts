@@ -1,6 +1,6 @@
 import { parseTransaction, type Hex } from 'viem'
-import { InvalidQueryError } from '../core/errors'
-import { MAX_TX_BYTES, MIN_TX_GAS, type TransactionCostQuery } from '../core/transaction-cost'
+import { InvalidQueryError } from '../core/contract/errors'
+import { MAX_TX_BYTES, MIN_TX_GAS, type TransactionCostQuery } from '../core/fee-math/transaction-cost'
 
 /** The query parameters of GET /networks/{chainId}/transactionCost. */
 export const TRANSACTION_COST_QUERY_PARAMETERS = ['gas', 'txBytes', 'tx'] as const

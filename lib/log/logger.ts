@@ -1,7 +1,7 @@
 import pino, { type Logger } from 'pino'
 import pretty from 'pino-pretty'
 import { getLogFormat, getLogLevel } from '../env'
-import { processSingleton } from '../core/process-singleton'
+import { processSingleton } from '../runtime/process-singleton'
 
 /**
  * Paths pino censors before a line is written, whatever a caller passes: credentials (an

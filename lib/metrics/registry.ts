@@ -7,7 +7,7 @@
  * (401) are not in these series.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
-import { processSingleton } from '../core/process-singleton'
+import { processSingleton } from '../runtime/process-singleton'
 
 type Labels = Record<string, string | number>
 

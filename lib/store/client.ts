@@ -1,9 +1,9 @@
 import 'server-only'
 import { createClient, type RedisClientType } from '@redis/client'
 import { getServerEnv } from '../env'
-import { processSingleton } from '../core/process-singleton'
-import { withDeadline } from '../core/deadline'
-import { UNAVAILABLE, type Unavailable } from '../core/unavailable'
+import { processSingleton } from '../runtime/process-singleton'
+import { withDeadline } from '../runtime/deadline'
+import { UNAVAILABLE, type Unavailable } from '../runtime/unavailable'
 import { logger } from '../log/logger'
 
 /** What a shared-store call returns when the store is not configured, not connected or failing. */

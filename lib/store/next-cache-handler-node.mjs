@@ -13,7 +13,7 @@ import createLruHandler from '@fortedigital/nextjs-cache-handler/local-lru'
 import createRedisHandler from '@fortedigital/nextjs-cache-handler/redis-strings'
 import { createClient } from '@redis/client'
 import { PHASE_PRODUCTION_BUILD } from 'next/constants.js'
-import { DEFAULT_REDIS_TIMEOUT_MS } from '../core/redis-timeout.mjs'
+import { DEFAULT_REDIS_TIMEOUT_MS } from '../runtime/redis-timeout.mjs'
 
 const CONFIG = Symbol.for('gas-api.next-cache-handler')
 

@@ -37,9 +37,9 @@ const isInstanceLocal = (ctx) => {
  * @template T @param {Promise<T>} promise @param {T} fallback @returns {Promise<T>}
  */
 async function withinDeadline(promise, fallback) {
-  // the default's one home is lib/core/redis-timeout.mjs; imported here only when needed, since this
+  // the default's one home is lib/runtime/redis-timeout.mjs; imported here only when needed, since this
   // file may import nothing at module evaluation (see the top)
-  const ms = Number(process.env.REDIS_TIMEOUT_MS) || (await import('../core/redis-timeout.mjs')).DEFAULT_REDIS_TIMEOUT_MS
+  const ms = Number(process.env.REDIS_TIMEOUT_MS) || (await import('../runtime/redis-timeout.mjs')).DEFAULT_REDIS_TIMEOUT_MS
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer
   const timeout = new Promise((resolve) => {

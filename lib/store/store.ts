@@ -1,7 +1,7 @@
 import 'server-only'
 import { randomUUID } from 'node:crypto'
 import type { FeeWindow } from '../core/types'
-import { UNAVAILABLE, type Unavailable } from '../core/unavailable'
+import { UNAVAILABLE, type Unavailable } from '../runtime/unavailable'
 import { withSharedStore } from './client'
 
 /** Bump with the FeeWindow shape, so instances of different versions never read each other's windows. */

@@ -1,5 +1,5 @@
 import { HttpRequestError, RpcRequestError, TimeoutError } from 'viem'
-import { UpstreamBadResponseError, UpstreamUnavailableError } from '../core/errors'
+import { UpstreamBadResponseError, UpstreamUnavailableError } from '../core/contract/errors'
 
 /**
  * The cause kept on our errors: viem's short message only. viem's error objects carry the RPC URL

@@ -1,5 +1,5 @@
 import { createClient, http, type Client } from 'viem'
-import { processSingleton } from '../core/process-singleton'
+import { processSingleton } from '../runtime/process-singleton'
 
 const clients = processSingleton('rpc-clients', () => new Map<string, Client>())
 

@@ -1,11 +1,11 @@
 import 'server-only'
 import type { Client } from 'viem'
 import type { FeeWindow } from '../core/types'
-import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '../core/errors'
-import { processSingleton } from '../core/process-singleton'
+import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '../core/contract/errors'
+import { processSingleton } from '../runtime/process-singleton'
 import { PPM } from '../core/units'
 import { classifyRpcError } from './classify-error'
-import { withDeadline } from '../core/deadline'
+import { withDeadline } from '../runtime/deadline'
 import { getRpcClient } from './client'
 import { readL1FeeParams } from './read-l1-fee-params'
 import type { L1FeeRule } from '../core/types'
@@ -231,7 +231,7 @@ type FeeHistory = z.output<typeof RpcFeeHistorySchema>
 /**
  * The window's blob fields (EIP-4844), all three or none: kept only where the node sent both
  * baseFeePerBlobGas and blobGasUsedRatio for every block of the window (pageOlder drops them when a
- * page lacks them). The blob fees are computed from them (lib/core/blob-fees.ts), no call of their own.
+ * page lacks them). The blob fees are computed from them (lib/core/fee-math/blob-fees.ts), no call of their own.
  */
 function blobFieldsOf(
   fh: FeeHistory,

@@ -1,5 +1,5 @@
 import type { Recording } from '../record/recording'
-import { BACKTEST_PERCENTILES, hasTipData, weightedPercentile, type BlockStats } from '../../lib/core/judge'
+import { BACKTEST_PERCENTILES, hasTipData, weightedPercentile, type BlockStats } from '../../lib/core/evaluation/judge'
 
 /** The recording's blocks as BlockStats, and the block interval (ms) from timestamps or the nominal one. */
 export function toBlockStats(rec: Recording): { blocks: BlockStats[]; intervalMs: number; tipsKnown: boolean } {

@@ -4,8 +4,8 @@
  * p50 covers 45–55%, p90 88–92%, p99 ≥ 98.5% at horizons 2–10; point 4: each level's max fee held
  * over its promised wait in at least its promised share of trials).
  */
-import { chainFeePolicy } from '../../lib/core/chain-policy'
-import { LEVEL_SETTINGS } from '../../lib/core/estimator'
+import { chainFeePolicy } from '../../lib/core/chain-rules/chain-policy'
+import { LEVEL_SETTINGS } from '../../lib/core/fee-math/estimator'
 import type { BaseFeeCsvWindow } from './base-fee-csv'
 import { consecutiveRuns, forecastBacktest, SERVICE_WINDOW, type ForecastRow, type MaxFeeRow } from './forecast-trials'
 

@@ -10,9 +10,9 @@
  *   median cap over the next base fee.
  * A gap in the block numbers splits the window: no trial spans it.
  */
-import { baseFeeQuantile, fitForecast, FORECAST_HORIZONS, FORECAST_QUANTILES } from '../../lib/core/forecast'
-import { forecastHorizonsFor, LEVEL_SETTINGS, levelBaseFeeCaps } from '../../lib/core/estimator'
-import type { ChainFeePolicy } from '../../lib/core/chain-policy'
+import { baseFeeQuantile, fitForecast, FORECAST_HORIZONS, FORECAST_QUANTILES } from '../../lib/core/fee-math/forecast'
+import { forecastHorizonsFor, LEVEL_SETTINGS, levelBaseFeeCaps } from '../../lib/core/fee-math/estimator'
+import type { ChainFeePolicy } from '../../lib/core/chain-rules/chain-policy'
 import type { Urgency } from '../../lib/core/types'
 
 /** A recorded base-fee window: block numbers ascending (gaps allowed), base fees in wei. */

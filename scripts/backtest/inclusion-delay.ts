@@ -4,8 +4,8 @@
  * level. Pure: callers read ../shared/data/eth-mainnet-inclusion-delay-2025-2026/history.json.
  */
 import { z } from 'zod'
-import { LEVEL_SETTINGS } from '../../lib/core/estimator'
-import { percentileNearestRank } from '../../lib/core/statistics'
+import { LEVEL_SETTINGS } from '../../lib/core/fee-math/estimator'
+import { percentileNearestRank } from '../../lib/core/fee-math/statistics'
 import type { Urgency } from '../../lib/core/types'
 import { LEVELS } from './mempool-waits'
 

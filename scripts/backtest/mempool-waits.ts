@@ -3,9 +3,9 @@
  * against the waits the service promises per level. Pure: callers read the CSV (parseCsv rows of
  * ../shared/data/eth-mainnet-mempool-waits-2025/waiting_time_txs.csv.gz) and print the tables.
  */
-import { IGNORE_TIP_WEI, LEVEL_SETTINGS } from '../../lib/core/estimator'
+import { IGNORE_TIP_WEI, LEVEL_SETTINGS } from '../../lib/core/fee-math/estimator'
 import { csvCell, type CsvRow } from '../record/recording'
-import { percentileNearestRank } from '../../lib/core/statistics'
+import { percentileNearestRank } from '../../lib/core/fee-math/statistics'
 import type { Urgency } from '../../lib/core/types'
 import { parseGwei } from '../../lib/core/units'
 

@@ -1,6 +1,6 @@
-import { BACKTEST_PERCENTILES, type BlockStats } from '../../lib/core/judge'
-import { ours, type Strategy, type StrategyView, type Suggestion } from '../../lib/core/backtest'
-import { median, sortAscending } from '../../lib/core/statistics'
+import { BACKTEST_PERCENTILES, type BlockStats } from '../../lib/core/evaluation/judge'
+import { ours, type Strategy, type StrategyView, type Suggestion } from '../../lib/core/evaluation/backtest'
+import { median, sortAscending } from '../../lib/core/fee-math/statistics'
 import type { Urgency } from '../../lib/core/types'
 import { WEI_PER_GWEI } from '../../lib/core/units'
 

@@ -5,11 +5,11 @@
  * after it started. Deterministic (seeded), so a failure replays.
  * Used by tests/unit/feed/read-phase.test.ts and by `npm run bench:read-timing`.
  */
-import { ceilingAllowsAt, MAX_PERIOD_MS, MIN_PERIOD_MS, periodOf } from '../../lib/core/freshness'
+import { ceilingAllowsAt, MAX_PERIOD_MS, MIN_PERIOD_MS, periodOf } from '../../lib/core/contract/freshness'
 import type { ReadPhase } from '../../lib/core/types'
 import { nextRead } from '../../lib/feed/read-timing'
 
-/** The feed's bounds on the read period (lib/core/freshness.ts: 1 s to 60 s). */
+/** The feed's bounds on the read period (lib/core/contract/freshness.ts: 1 s to 60 s). */
 export const READ_BOUNDS = { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS }
 
 /** A deterministic pseudo-random sequence in [0, 1) (xorshift32). */
@@ -49,7 +49,7 @@ export type SimOptions = {
   /** When the next read starts after one ended; the feed's nextRead by default (another rule, to compare). */
   planner?: (read: SimRead, rnd: () => number) => number
   /**
-   * Whether the feed's hard ceiling applies (lib/core/freshness.ts: at most MAX_READS_PER_PERIOD reads
+   * Whether the feed's hard ceiling applies (lib/core/contract/freshness.ts: at most MAX_READS_PER_PERIOD reads
    * start within one period; a read planned sooner starts when the ceiling allows). On by default, as
    * in the feed; off, to see what the read timing alone plans.
    */

@@ -1,7 +1,7 @@
 // A JSON-RPC node that replays a recorded window (gas-api-blocks/1, or a dataset of ../shared/data) in
 // real time: the service runs on recorded real fee dynamics instead of synthetic traffic. Not deployed.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { weightedPercentile } from '../../lib/core/judge'
+import { weightedPercentile } from '../../lib/core/evaluation/judge'
 import type { RecordedBlock, Recording } from '../record/recording'
 
 export type ReplayNode = {

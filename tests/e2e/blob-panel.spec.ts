@@ -1,5 +1,5 @@
 import { apiGet, expect, test } from './fixtures'
-import type { BlobFeesBody } from '@/lib/core/schemas'
+import type { BlobFeesBody } from '@/lib/core/contract/schemas'
 
 test.describe('blob panel', () => {
   test("a chain with blobs (the devnet's anvil reports them) shows the blob fees of the block the API answers", async ({ page }) => {

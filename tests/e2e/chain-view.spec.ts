@@ -1,5 +1,5 @@
 import { apiGet, expect, readChainView, test } from './fixtures'
-import type { SuggestedGasFees } from '@/lib/core/schemas'
+import type { SuggestedGasFees } from '@/lib/core/contract/schemas'
 
 test.describe('chain view /networks/31337', () => {
   test('renders the numbers the API answers for the same block', async ({ page }) => {

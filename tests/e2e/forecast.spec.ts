@@ -2,7 +2,7 @@
 // like the rest of the chart, showing what GET baseFeeForecast answers for the block shown.
 import { mkdirSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import type { BaseFeeForecastBody } from '@/lib/core/schemas'
+import type { BaseFeeForecastBody } from '@/lib/core/contract/schemas'
 import { apiGet, expect, test } from './fixtures'
 
 const SHOTS = 'test-results/screenshots'

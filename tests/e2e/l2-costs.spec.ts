@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs'
-import type { TransactionCostBody } from '@/lib/core/schemas'
+import type { TransactionCostBody } from '@/lib/core/contract/schemas'
 import { parseGwei } from '@/lib/core/units'
 import { apiGet, expect, test } from './fixtures'
 

@@ -1,6 +1,6 @@
 import type { Page, Request } from '@playwright/test'
 import { apiGet, expect, readChainView, test } from './fixtures'
-import type { AccuracyReportBody, SuggestedGasFees } from '@/lib/core/schemas'
+import type { AccuracyReportBody, SuggestedGasFees } from '@/lib/core/contract/schemas'
 import { parseGwei } from '@/lib/core/units'
 
 const CHAIN = '/networks/31337'

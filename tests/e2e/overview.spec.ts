@@ -1,5 +1,5 @@
 import { apiGet, expect, test } from './fixtures'
-import type { SuggestedGasFees } from '@/lib/core/schemas'
+import type { SuggestedGasFees } from '@/lib/core/contract/schemas'
 
 test('the overview lists every configured chain and links to its view', async ({ page }) => {
   await page.goto('/')

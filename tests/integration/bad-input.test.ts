@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { createRandom } from '@/scripts/devnet/traffic-model'
-import { ErrorBodySchema } from '@/lib/core/schemas'
+import { ErrorBodySchema } from '@/lib/core/contract/schemas'
 import { basic, ctx } from './helpers'
 import { raw } from './raw'
 

@@ -17,7 +17,7 @@ describe('the production build', () => {
   })
 
   // the backtest's runner and judges are the service's own since GET /accuracy runs them on the live
-  // window (lib/core/backtest.ts, judge.ts); the reference strategies, datasets and tools are not
+  // window (lib/core/evaluation/backtest.ts, judge.ts); the reference strategies, datasets and tools are not
   test('behavior: the server output holds no reference strategy, dataset reader, recorder, replay or devnet code', () => {
     const server = files(join(process.cwd(), '.next', 'server'))
     expect(server.length).toBeGreaterThan(10)

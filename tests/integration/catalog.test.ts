@@ -1,6 +1,6 @@
 // GET /v1/supportedNetworks and /v1/supportedChainNames on the suite's service (chains configured by RPC_URL_<id> only).
 import { describe, expect, test } from 'vitest'
-import { SupportedChainNamesSchema, SupportedNetworksSchema } from '@/lib/core/schemas'
+import { SupportedChainNamesSchema, SupportedNetworksSchema } from '@/lib/core/contract/schemas'
 import { api, ctx } from './helpers'
 
 const configured = () =>

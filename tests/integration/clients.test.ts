@@ -7,7 +7,7 @@ import { createPublicClient, createWalletClient, formatGwei, http, parseEther, p
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { anvil } from 'viem/chains'
 import { afterAll, describe, expect, test } from 'vitest'
-import { FeesEventSchema, SuggestedGasFeesSchema } from '@/lib/core/schemas'
+import { FeesEventSchema, SuggestedGasFeesSchema } from '@/lib/core/contract/schemas'
 import { rpc } from '@/scripts/devnet/json-rpc'
 import { gasApiNetwork } from '@/scripts/clients/ethers-fees'
 import { proxyGasStream } from '@/scripts/clients/stream-proxy'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { formatGwei } from 'viem'
-import { BaseFeeHistorySchema, BaseFeePercentileSchema, BusyThresholdSchema, SuggestedGasFeesSchema } from '@/lib/core/schemas'
+import { BaseFeeHistorySchema, BaseFeePercentileSchema, BusyThresholdSchema, SuggestedGasFeesSchema } from '@/lib/core/contract/schemas'
 import { api, at, ctx, eventually, gwei, nearestRank, nodeBlockTimestamps, nodeFeeHistory } from './helpers'
 
 const PCTS = [0, 1, 5, 10, 50, 100]
@@ -92,7 +92,7 @@ describe('GET /networks/{chainId}/suggestedGasFees', () => {
 
     // max fee: each level's base-fee cap (max fee − tip) is the forecast's bound on the base fee over the
     // answer's age (three cache periods of max(1 s, interval), in blocks of the interval the answer
-    // states) and the level's wait, at its promise (lib/core/forecast.ts): never below the next base
+    // states) and the level's wait, at its promise (lib/core/fee-math/forecast.ts): never below the next base
     // fee, and never above the old worst case, the largest per-block rise (12.5%, or the window's
     // largest when more: this chain's bounds are only assumed) over low's whole horizon, which no
     // forecast of this window's steps reaches

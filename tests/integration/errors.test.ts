@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { ErrorBodySchema } from '@/lib/core/schemas'
+import { ErrorBodySchema } from '@/lib/core/contract/schemas'
 import { api, basic, ctx } from './helpers'
 
 const REASONS: Record<number, string> = {

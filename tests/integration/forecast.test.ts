@@ -3,7 +3,7 @@
 // a service of this file's own on the same node with Ethereum's enforced bounds.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type Service } from '@/scripts/devnet/service'
-import { BaseFeeForecastSchema, ErrorBodySchema, SuggestedGasFeesSchema, type BaseFeeForecastBody } from '@/lib/core/schemas'
+import { BaseFeeForecastSchema, ErrorBodySchema, SuggestedGasFeesSchema, type BaseFeeForecastBody } from '@/lib/core/contract/schemas'
 import { parseGwei } from '@/lib/core/units'
 import { assertContract } from '../support/contract'
 import { api, basic, ctx, eventually, gwei, nodeFeeHistory, setFlakyMode, staleAfterHang } from './helpers'

@@ -2,7 +2,7 @@
 // (next base fee + each level's tip, from the same block as suggestedGasFees) and on the suite's
 // berlin anvil (no EIP-1559: the legacy price rule on the node's own transactions).
 import { beforeAll, describe, expect, test } from 'vitest'
-import { ErrorBodySchema, GasPricesSchema, SuggestedGasFeesSchema } from '@/lib/core/schemas'
+import { ErrorBodySchema, GasPricesSchema, SuggestedGasFeesSchema } from '@/lib/core/contract/schemas'
 import { formatGwei, parseGwei } from '@/lib/core/units'
 import { rpc } from '@/scripts/devnet/json-rpc'
 import { api, basic, ctx, eventually, setFlakyMode, staleAfterHang } from './helpers'

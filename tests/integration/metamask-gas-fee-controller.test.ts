@@ -7,7 +7,7 @@ import { GasFeeController, type GasFeeMessenger, type GasFeeState } from '@metam
 import { Messenger } from '@metamask/messenger'
 import type { NetworkState, ProviderProxy } from '@metamask/network-controller'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { GasPricesSchema, SuggestedGasFeesSchema } from '@/lib/core/schemas'
+import { GasPricesSchema, SuggestedGasFeesSchema } from '@/lib/core/contract/schemas'
 import { rpc } from '@/scripts/devnet/json-rpc'
 import { api, basic, ctx, eventually } from './helpers'
 import { seedLegacyBlocks } from './legacy-chain'

@@ -4,7 +4,7 @@
 import { createWalletClient, defineChain, formatGwei, http, type Hex, type LocalAccount } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ReplacementFeesSchema, SuggestedGasFeesSchema, GasPricesSchema } from '@/lib/core/schemas'
+import { ReplacementFeesSchema, SuggestedGasFeesSchema, GasPricesSchema } from '@/lib/core/contract/schemas'
 import { parseGwei } from '@/lib/core/units'
 import { startAnvil, type AnvilNode } from '@/scripts/devnet/anvil'
 import { rpc, rpcBatch } from '@/scripts/devnet/json-rpc'

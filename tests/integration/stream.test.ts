@@ -5,7 +5,7 @@ import { startCountingProxy, type CountingProxy } from '@/scripts/devnet/countin
 import { startDevnet, type Devnet } from '@/scripts/devnet/devnet'
 import { startService, type Service } from '@/scripts/devnet/service'
 import { openSse, type SseEvent, type SseStream } from '@/scripts/stream/sse-client'
-import { ErrorBodySchema } from '@/lib/core/schemas'
+import { ErrorBodySchema } from '@/lib/core/contract/schemas'
 import { assertContract, streamEventViolations } from '../support/contract'
 import { startFakeRpc, type FakeRpc } from '../support/fake-rpc'
 import { basic, eventually } from './helpers'

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { percentileNearestRank } from '@/lib/core/statistics'
+import { percentileNearestRank } from '@/lib/core/fee-math/statistics'
 
 /** A block of the fake chain: amounts in wei. */
 export type FakeBlock = {

@@ -1,5 +1,5 @@
-import { REWARD_PERCENTILES } from '@/lib/core/estimator'
-import { percentileNearestRank } from '@/lib/core/statistics'
+import { REWARD_PERCENTILES } from '@/lib/core/fee-math/estimator'
+import { percentileNearestRank } from '@/lib/core/fee-math/statistics'
 import type { FeeWindow } from '@/lib/core/types'
 import { at } from './at'
 import { mainnetFakeChain } from './mainnet-blocks'

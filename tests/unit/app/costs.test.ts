@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { actionCost, COMMON_ACTIONS, formatUnitsExact, formatUnitsShort } from '@/app/_components/costs'
-import type { SuggestedGasFees } from '@/lib/core/schemas'
+import type { SuggestedGasFees } from '@/lib/core/contract/schemas'
 
 const level = (max: string, tip: string) => ({
   suggestedMaxFeePerGas: max,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { BaseFeeCsvError, DEFAULT_INTERVAL_MS, readBaseFeeCsv } from '@/scripts/backtest/base-fee-csv'
 import { consecutiveRuns, forecastBacktest } from '@/scripts/backtest/forecast-trials'
-import { chainFeePolicy } from '@/lib/core/chain-policy'
+import { chainFeePolicy } from '@/lib/core/chain-rules/chain-policy'
 import { nextBaseFee } from '../../support/family-chains'
 
 const G = 1_000_000_000n

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { ReadFeeWindowParameters } from '@/lib/upstream/read-fee-window'
 import type { FeeWindow } from '@/lib/core/types'
-import { periodOf } from '@/lib/core/freshness'
+import { periodOf } from '@/lib/core/contract/freshness'
 import { makeWindow } from '../../support/windows'
 import { feedSettings } from '../../support/feed'
 import { random } from '@/scripts/bench/read-timing'

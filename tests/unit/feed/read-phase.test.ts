@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { MAX_READS_PER_PERIOD } from '@/lib/core/freshness'
+import { MAX_READS_PER_PERIOD } from '@/lib/core/contract/freshness'
 import { createRandom } from '@/scripts/devnet/traffic-model'
 import { at } from '../../support/at'
 import type { ReadPhase } from '@/lib/core/types'

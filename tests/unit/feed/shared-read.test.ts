@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { readThroughSharedStore, type SharedReadParams, type SharedWindowStore } from '@/lib/feed/shared-read'
 import type { FeeWindow } from '@/lib/core/types'
-import { UNAVAILABLE } from '@/lib/core/unavailable'
+import { UNAVAILABLE } from '@/lib/runtime/unavailable'
 import { makeWindow } from '../../support/windows'
 
 /** An in-memory stand-in for Redis with the same contract (SET NX lock, token release). */

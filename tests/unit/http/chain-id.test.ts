@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { parseChainId } from '@/lib/http/chain-id'
-import { InvalidChainIdError } from '@/lib/core/errors'
+import { InvalidChainIdError } from '@/lib/core/contract/errors'
 
 describe('parseChainId', () => {
   test.each([

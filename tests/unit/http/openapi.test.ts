@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, test } from 'vitest'
-import { ErrorBodySchema, SuggestedGasFeesSchema } from '@/lib/core/schemas'
+import { ErrorBodySchema, SuggestedGasFeesSchema } from '@/lib/core/contract/schemas'
 import { openApiDocument } from '@/lib/http/openapi'
 import { GET } from '@/app/openapi.json/route'
 

@@ -14,9 +14,9 @@ import {
   UnsupportedChainError,
   UpstreamBadResponseError,
   UpstreamUnavailableError,
-} from '@/lib/core/errors'
+} from '@/lib/core/contract/errors'
 import { ConfigError } from '@/lib/env'
-import { ErrorBodySchema } from '@/lib/core/schemas'
+import { ErrorBodySchema } from '@/lib/core/contract/schemas'
 import { toErrorResponse } from '@/lib/http/respond'
 
 describe('toErrorResponse', () => {

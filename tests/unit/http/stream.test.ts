@@ -75,7 +75,7 @@ process.env.API_KEYS = API_KEYS
 
 const { feesEvent, streamGET, streamHEAD, openStreams } = await import('@/lib/http/stream')
 const { IDENTITY_HEADER, signIdentity } = await import('@/lib/auth/identity')
-const { UpstreamUnavailableError } = await import('@/lib/core/errors')
+const { UpstreamUnavailableError } = await import('@/lib/core/contract/errors')
 
 /** Opens a stream and reads it as a client does (or not at all: `read: false`). */
 async function connect(opts: { key?: string; read?: boolean } = {}) {

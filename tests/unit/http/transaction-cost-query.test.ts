@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { serializeTransaction, parseGwei } from 'viem'
-import { InvalidQueryError } from '@/lib/core/errors'
+import { InvalidQueryError } from '@/lib/core/contract/errors'
 import { parseTransactionCostQuery } from '@/lib/http/transaction-cost-query'
 
 const q = (s: string) => new URLSearchParams(s)

@@ -23,7 +23,7 @@ vi.mock('@/lib/store/client', () => ({
 
 test('behavior: degraded: counted in this instance memory without asking Redis; the quota still holds', async () => {
   const { consumeRateLimit } = await import('@/lib/ratelimit')
-  const { RateLimitedError } = await import('@/lib/core/errors')
+  const { RateLimitedError } = await import('@/lib/core/contract/errors')
   await consumeRateLimit('k')
   await consumeRateLimit('k')
   await expect(consumeRateLimit('k')).rejects.toBeInstanceOf(RateLimitedError)

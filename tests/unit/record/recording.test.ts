@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { loadErigonFixtures } from '@/scripts/backtest/datasets'
-import { weightedPercentile } from '@/lib/core/judge'
+import { weightedPercentile } from '@/lib/core/evaluation/judge'
 import { fromJsonLines, recordBlock, toJsonLines, type Recording } from '@/scripts/record/recording'
 import { at } from '../../support/at'
 import { erigonFixture, sharedDataPath } from '../../support/shared-data'

@@ -1,5 +1,5 @@
 // Any other path under /networks/[chainId]/ – a JSON 404 naming the chain's endpoints
-import { NotFoundError } from '@/lib/core/errors'
+import { NotFoundError } from '@/lib/core/contract/errors'
 import { toErrorResponse } from '@/lib/http/respond'
 
 export const dynamic = 'force-dynamic'

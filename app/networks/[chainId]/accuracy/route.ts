@@ -1,6 +1,6 @@
 // GET /networks/[chainId]/accuracy – how the service's own suggestions fared over the window it serves:
 // per level, the share included within the promised wait, the median wait and overpayment, judged by
-// the same code and judge as `npm run backtest` (lib/core/accuracy.ts). No extra upstream read.
+// the same code and judge as `npm run backtest` (lib/core/evaluation/accuracy.ts). No extra upstream read.
 import { accuracyRoute } from '@/lib/http/respond'
 
 export const dynamic = 'force-dynamic'

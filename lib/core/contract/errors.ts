@@ -1,0 +1,136 @@
+/**
+ * Error classes the service raises. Each has a `name`, a short message fit for clients (no URLs,
+ * no secrets) and an optional `cause`. Only `toErrorResponse` (lib/http/respond.ts) turns them
+ * into statuses.
+ */
+
+export class InvalidChainIdError extends Error {
+  override name = 'InvalidChainIdError'
+  constructor(raw: string) {
+    super(`'${preview(raw)}' is not a valid chain id: use a positive decimal integer such as 1.`)
+  }
+}
+
+export class UnsupportedChainError extends Error {
+  override name = 'UnsupportedChainError'
+  constructor(chainId: number) {
+    super(`'${chainId}' is not a supported chain id.`)
+  }
+}
+
+/** The chain's blocks carry no baseFeePerGas: there is no EIP-1559 fee market to estimate. */
+export class FeeMarketUnsupportedError extends Error {
+  override name = 'FeeMarketUnsupportedError'
+  constructor(chainId: number) {
+    super(`Chain ${chainId} does not use EIP-1559 fees (its blocks have no baseFeePerGas), so no EIP-1559 estimates exist for it.`)
+  }
+}
+
+/**
+ * The chain carries no blobs (EIP-4844 blob transactions): it is one that takes none (lib/core/chain-rules/blob-schedule.ts
+ * NO_BLOB_CHAINS), its head is before its first blob fork, or, for a chain the tables do not name, its
+ * node reports no blob base fee. There are no blob fees to estimate.
+ */
+export class BlobFeeMarketUnsupportedError extends Error {
+  override name = 'BlobFeeMarketUnsupportedError'
+  constructor(chainId: number) {
+    super(`Chain ${chainId} carries no blobs (EIP-4844 blob transactions), so no blob fees exist for it.`)
+  }
+}
+
+/**
+ * A chain without EIP-1559 whose window holds no transaction priced above 2 wei: there is nothing to
+ * derive a legacy gas price from (an empty block says nothing about the lowest price miners accept).
+ */
+export class NoPriceDataError extends Error {
+  override name = 'NoPriceDataError'
+  readonly retryAfterSeconds = 5
+  constructor(chainId: number, blocks: number) {
+    super(`Chain ${chainId}'s last ${blocks} blocks hold no priced transaction to derive gas prices from.`)
+  }
+}
+
+/**
+ * A query parameter of GET /networks/{chainId}/replacementFees is missing, unknown, repeated or malformed:
+ * the message names the parameter (`parameter`) and what is wrong with it.
+ */
+export class InvalidQueryError extends Error {
+  override name = 'InvalidQueryError'
+  constructor(
+    readonly parameter: string,
+    problem: string,
+  ) {
+    super(`Query parameter '${preview(parameter)}' ${problem}`)
+  }
+}
+
+/** A blob transaction's fee (maxFeePerBlobGas) was given for a chain whose pools take no blob transactions. */
+export class BlobsUnsupportedError extends Error {
+  override name = 'BlobsUnsupportedError'
+  constructor(chainId: number) {
+    super(`Query parameter 'maxFeePerBlobGas' is not allowed: chain ${chainId} takes no blob (EIP-4844 type-3) transactions.`)
+  }
+}
+
+/** The node answered, but with something unusable (non-JSON, wrong shape, wrong chain, an RPC error). */
+export class UpstreamBadResponseError extends Error {
+  override name = 'UpstreamBadResponseError'
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+  }
+}
+
+/** No data could be had from the node (unreachable, timed out, rate-limited). */
+export class UpstreamUnavailableError extends Error {
+  override name = 'UpstreamUnavailableError'
+  constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+    super(message, options)
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? 1
+  }
+  readonly retryAfterSeconds: number
+}
+
+export class MethodNotAllowedError extends Error {
+  override name = 'MethodNotAllowedError'
+  constructor(method: string) {
+    super(`Method ${preview(method)} is not allowed: this API is read-only, use GET.`)
+  }
+}
+
+export class NotFoundError extends Error {
+  override name = 'NotFoundError'
+}
+
+/** A request reached a handler without an identity the middleware vouched for. */
+export class UnauthenticatedError extends Error {
+  override name = 'UnauthenticatedError'
+  constructor() {
+    super('Authentication required: send HTTP Basic credentials (API key as user name, API key secret as password).')
+  }
+}
+
+/** Input echoed in messages is cut short, so a 10,000-digit id does not come back whole. */
+function preview(raw: string): string {
+  return raw.length > 32 ? `${raw.slice(0, 32)}…` : raw
+}
+
+export class RateLimitedError extends Error {
+  override name = 'RateLimitedError'
+  constructor(
+    limit: number,
+    windowSeconds: number,
+    readonly retryAfterSeconds: number,
+    readonly headers: Record<string, string>,
+  ) {
+    super(`Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key; retry in ${retryAfterSeconds} s.`)
+  }
+}
+
+/** An API key already holds as many streams as it may (STREAM_MAX_PER_KEY). */
+export class TooManyStreamsError extends Error {
+  override name = 'TooManyStreamsError'
+  readonly retryAfterSeconds = 5
+  constructor(limit: number) {
+    super(`This API key already holds ${limit} open stream${limit === 1 ? '' : 's'}, the most it may; close one, or retry in 5 s.`)
+  }
+}

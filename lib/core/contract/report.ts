@@ -1,0 +1,99 @@
+import { chainFeePolicy, withLiveParams, type ChainFeePolicy } from '../chain-rules/chain-policy'
+import { baseFeeStats, baseFeeTrend, estimateLevels, priorityFeeRanges, priorityFeeTrend } from '../fee-math/estimator'
+import { forecastBaseFee, type BaseFeeForecast } from '../fee-math/forecast'
+import { gasPricesFromLevels, legacyGasPrices, type LevelGasPrices } from '../fee-math/gas-prices'
+import type { BaseFeeForecastBody, BaseFeeHistory, BaseFeePercentile, BusyThreshold, GasPrices, SuggestedGasFees } from './schemas'
+import type { FeeData, FeeWindow, LevelEstimate } from '../types'
+import { formatGwei } from '../units'
+
+/** The EIP-1559 endpoints' bodies and the legacy gas prices for one fee window, ready to serialise. */
+export type FeeReport = {
+  suggestedGasFees: SuggestedGasFees
+  busyThreshold: BusyThreshold
+  baseFeePercentile: BaseFeePercentile
+  baseFeeHistory: BaseFeeHistory
+  baseFeeForecast: BaseFeeForecastBody
+  gasPrices: GasPrices
+}
+
+/** Parses a window's decimal wei strings into bigint for the math. */
+export function toFeeData(window: FeeWindow): FeeData {
+  return {
+    baseFees: window.baseFeePerGas.map(BigInt),
+    nextBaseFee: BigInt(window.nextBaseFeePerGas),
+    gasUsedRatio: window.gasUsedRatio,
+    rewardPercentiles: window.rewardPercentiles,
+    rewards: window.reward.map((row) => row.map(BigInt)),
+    blockIntervalMs: window.blockIntervalMs,
+  }
+}
+
+function level(l: LevelEstimate) {
+  return {
+    suggestedMaxPriorityFeePerGas: formatGwei(l.maxPriorityFeePerGas),
+    suggestedMaxFeePerGas: formatGwei(l.maxFeePerGas),
+    minWaitTimeEstimate: l.minWaitTimeMs,
+    maxWaitTimeEstimate: l.maxWaitTimeMs,
+  }
+}
+
+const prices = (p: LevelGasPrices): GasPrices => ({
+  SafeGasPrice: formatGwei(p.low),
+  ProposeGasPrice: formatGwei(p.medium),
+  FastGasPrice: formatGwei(p.high),
+})
+
+/**
+ * GET gasPrices of a window of a chain without EIP-1559 (window.legacy): the legacy price rule of
+ * lib/core/fee-math/gas-prices.ts. (On an EIP-1559 window, buildFeeReport's gasPrices.)
+ * @throws NoPriceDataError when the window holds no priced transaction
+ */
+export function buildLegacyGasPrices(window: FeeWindow, policy: ChainFeePolicy = chainFeePolicy(window.chainId)): GasPrices {
+  return prices(legacyGasPrices(toFeeData(window), window.chainId, policy))
+}
+
+/** The forecast of the base fee at the window's head, in gwei (its `method` is the model's business, not the body's). */
+function forecastBody(headNumber: number, forecast: BaseFeeForecast): BaseFeeForecastBody {
+  return {
+    blockNumber: headNumber,
+    estimatedBaseFee: formatGwei(forecast.estimatedBaseFee),
+    horizons: forecast.horizons.map((h) => ({
+      blocks: h.blocks,
+      p50: formatGwei(h.p50),
+      p90: formatGwei(h.p90),
+      p99: formatGwei(h.p99),
+      bound: h.bound === null ? null : formatGwei(h.bound),
+    })),
+  }
+}
+
+const pair = ([a, b]: [bigint, bigint]): [string, string] => [formatGwei(a), formatGwei(b)]
+
+/** Computes every endpoint's answer from one window, by the chain's fee policy: wei math inside, decimal gwei strings out. */
+export function buildFeeReport(window: FeeWindow, policy: ChainFeePolicy = chainFeePolicy(window.chainId)): FeeReport {
+  const data = toFeeData(window)
+  // OP-stack's live EIP-1559 parameters (the head's extraData) set the bounds of both
+  const live = withLiveParams(policy, window.headExtraData)
+  const levels = estimateLevels(data, live)
+  const stats = baseFeeStats(data)
+  const tips = priorityFeeRanges(data)
+  return {
+    suggestedGasFees: {
+      low: level(levels.low),
+      medium: level(levels.medium),
+      high: level(levels.high),
+      estimatedBaseFee: formatGwei(data.nextBaseFee),
+      networkCongestion: stats.congestion,
+      latestPriorityFeeRange: pair(tips.latest),
+      historicalPriorityFeeRange: pair(tips.historical),
+      historicalBaseFeeRange: pair(stats.range),
+      priorityFeeTrend: priorityFeeTrend(data),
+      baseFeeTrend: baseFeeTrend(data),
+    },
+    busyThreshold: { busyThreshold: formatGwei(stats.p90) },
+    baseFeePercentile: { baseFeePercentile: formatGwei(stats.p50) },
+    baseFeeHistory: data.baseFees.map(formatGwei),
+    baseFeeForecast: forecastBody(window.headNumber, forecastBaseFee(data.baseFees, data.nextBaseFee, live)),
+    gasPrices: prices(gasPricesFromLevels(data.nextBaseFee, levels)),
+  }
+}

@@ -1,0 +1,194 @@
+import {
+  blobForkAt,
+  blobScheduleOf,
+  DEVNET_BLOB_SCHEDULE,
+  GAS_PER_BLOB,
+  MIN_BASE_FEE_PER_BLOB_GAS,
+  type BlobFork,
+  type BlobSchedule,
+} from '../chain-rules/blob-schedule'
+import { BlobFeeMarketUnsupportedError, UpstreamBadResponseError } from '../contract/errors'
+import { levelHorizon } from './estimator'
+import type { BlobFeesBody } from '../contract/schemas'
+import type { FeeWindow, Urgency } from '../types'
+import { formatGwei } from '../units'
+
+/**
+ * Blob fees (EIP-4844) from the window the service already reads: the next block's blob base fee is
+ * the node's (the last entry of eth_feeHistory's baseFeePerBlobGas), and each level's
+ * maxFeePerBlobGas is the highest blob base fee the protocol allows over the blocks the level's
+ * promise reaches, from the fork's parameters (./blob-schedule.ts). All in integer wei. Pure.
+ */
+
+/**
+ * EIP-4844's fake_exponential: factor × e^(numerator / denominator), by its Taylor series in integer
+ * math, exactly as the EIP's Python and go-ethereum (consensus/misc/eip4844 fakeExponential) compute
+ * it, so a blob base fee computed here is the one the protocol charges.
+ */
+export function fakeExponential(factor: bigint, numerator: bigint, denominator: bigint): bigint {
+  let output = 0n
+  let accum = factor * denominator
+  for (let i = 1n; accum > 0n; i++) {
+    output += accum
+    accum = (accum * numerator) / (denominator * i)
+  }
+  return output / denominator
+}
+
+/** The blob base fee of a block with this excess blob gas under an update fraction, wei (EIP-4844 get_base_fee_per_blob_gas). */
+export const blobBaseFeeAt = (excessBlobGas: bigint, updateFraction: bigint): bigint =>
+  fakeExponential(MIN_BASE_FEE_PER_BLOB_GAS, excessBlobGas, updateFraction)
+
+/**
+ * The largest excess blob gas whose blob base fee is at most `fee` (wei, ≥ 1) under `updateFraction`:
+ * the excess the node's next blob base fee implies, taken from above. fake_exponential never falls as
+ * its numerator grows, so the true excess of a block charging `fee` is at most this, and every fee
+ * computed from it bounds the true one.
+ */
+export function maxExcessFor(fee: bigint, updateFraction: bigint): bigint {
+  if (fee < MIN_BASE_FEE_PER_BLOB_GAS) throw new RangeError(`maxExcessFor: a blob base fee of ${fee} wei is below the minimum`)
+  let lo = 0n // blobBaseFeeAt(0) = MIN_BASE_FEE_PER_BLOB_GAS ≤ fee
+  let hi = updateFraction
+  while (blobBaseFeeAt(hi, updateFraction) <= fee) hi *= 2n
+  // blobBaseFeeAt(lo) ≤ fee < blobBaseFeeAt(hi)
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) / 2n
+    if (blobBaseFeeAt(mid, updateFraction) <= fee) lo = mid
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * How far ahead of the head a fork's activation still counts for a cap: twice the horizon's blocks at
+ * the measured interval, so a fork that activates while the level's blocks come (late ones included:
+ * a missed slot delays every later block) is taken into account.
+ */
+const FORK_LOOKAHEAD_FACTOR = 2
+
+export type BlobCapInput = {
+  /** The next block's blob base fee as the node reports it, wei (≥ 1). */
+  nextBlobBaseFee: bigint
+  schedule: BlobSchedule
+  /** The head block's timestamp, unix seconds: its fork is the one active (as the node prices the next block). */
+  headTimestamp: number
+  /** The chain's measured block interval, ms. */
+  blockIntervalMs: number
+}
+
+/**
+ * The highest blob base fee of blocks head+1 … head+`blocks` (wei): the protocol's largest rise from
+ * the next block's (known) blob base fee, in the EIP's own integer math.
+ *
+ * A block's excess blob gas rises from its parent's by at most (max − target) × GAS_PER_BLOB (a full
+ * parent: EIP-4844 calc_excess_blob_gas), and, where EIP-7918 is active, by at most
+ * blob_gas_used × (max − target) / max, the same for a full parent: the EIP keeps "the per-block
+ * maximum increase unchanged" and only stops the excess falling while a blob costs less than
+ * BLOB_BASE_COST execution gas (go-ethereum calcExcessBlobGas, isOsaka branch). So with E₁ the excess
+ * the next blob base fee implies (maxExcessFor: taken from above), block head+k has at most
+ * E₁ + (k − 1)(max − target) × GAS_PER_BLOB, and fake_exponential of that is its highest blob base fee
+ * (fake_exponential never falls as the excess grows). The EIP-7918 reserve price sets no floor on the
+ * fee a block charges (it acts through the excess only), so there is no other bound to respect.
+ *
+ * A fork that may activate within the blocks (FORK_LOOKAHEAD_FACTOR) changes the parameters: then
+ * every step takes the largest max and the smallest target of the forks in play, the fee the smallest
+ * update fraction, and E₁ the room the next block's own target may leave (its excess is at most its
+ * parent's excess plus blob gas used, i.e. E₁ + the head fork's target).
+ */
+export function maxBlobBaseFee(input: BlobCapInput, blocks: number): bigint {
+  const { nextBlobBaseFee: next, schedule, headTimestamp, blockIntervalMs } = input
+  const active = blobForkAt(schedule, headTimestamp)
+  if (!active) throw new RangeError(`maxBlobBaseFee: no blob fork is active at ${headTimestamp}`)
+  const lookahead = Math.ceil((FORK_LOOKAHEAD_FACTOR * blocks * Math.max(0, blockIntervalMs)) / 1000)
+  const coming = schedule.filter((f) => f.activatesAt > headTimestamp && f.activatesAt <= headTimestamp + lookahead)
+  const forks: BlobFork[] = [active, ...coming]
+  const maxBlobs = Math.max(...forks.map((f) => f.params.max))
+  const minTarget = Math.min(...forks.map((f) => f.params.target))
+  const fraction = forks.map((f) => f.params.updateFraction).reduce((a, b) => (b < a ? b : a))
+  const step = BigInt(Math.max(0, maxBlobs - minTarget)) * GAS_PER_BLOB
+  const slack = coming.length > 0 ? BigInt(active.params.target) * GAS_PER_BLOB : 0n
+  const excess = maxExcessFor(next, active.params.updateFraction) + slack + BigInt(Math.max(0, blocks - 1)) * step
+  const fee = blobBaseFeeAt(excess, fraction)
+  return fee > next ? fee : next
+}
+
+/**
+ * Each level's maxFeePerBlobGas (wei): the highest blob base fee over the blocks its promise reaches,
+ * the answer's possible age and the level's wait (levelHorizon, as the execution max fee covers),
+ * then, as the execution max fees, never less for a faster level than for a slower one. A slower
+ * level waits longer, so its blocks reach further: with protocol bounds, every level then has low's
+ * cap. (Only the blob base fee is paid, never the cap: a higher cap costs nothing but the balance a
+ * node checks before it takes the transaction.)
+ */
+export function blobFeeCaps(input: BlobCapInput): Record<Urgency, bigint> {
+  const out = {} as Record<Urgency, bigint>
+  let floor = input.nextBlobBaseFee
+  for (const level of ['low', 'medium', 'high'] as const) {
+    const cap = maxBlobBaseFee(input, levelHorizon(level, input.blockIntervalMs))
+    out[level] = cap > floor ? cap : floor
+    floor = out[level]
+  }
+  return out
+}
+
+/** A window's blob fields, when its node reported them with a blob base fee (≥ 1 wei: EIP-4844's minimum) for the next block. */
+function reportsBlobs(window: FeeWindow): boolean {
+  return (
+    window.nextBaseFeePerBlobGas !== undefined &&
+    window.blobGasUsedRatio !== undefined &&
+    BigInt(window.nextBaseFeePerBlobGas) >= MIN_BASE_FEE_PER_BLOB_GAS
+  )
+}
+
+/** Blob fees of one window, in wei: what GET blobFees formats. */
+export type BlobFees = {
+  nextBlobBaseFee: bigint
+  levels: Record<Urgency, bigint>
+  blobGasUsedRatio: number[]
+  /** The blob target and maximum of the fork active at the head, blobs per block. */
+  fork: BlobFork
+}
+
+/**
+ * The blob fees of a window, or why there are none. A chain of BLOB_SCHEDULES gets its fork at the
+ * head's timestamp; a chain of NO_BLOB_CHAINS, a chain without EIP-1559 or a head before the chain's
+ * first blob fork has none; a chain the tables do not name has blobs when its node's eth_feeHistory
+ * reports them (DEVNET_BLOB_SCHEDULE, anvil's).
+ * @throws BlobFeeMarketUnsupportedError (no blobs), UpstreamBadResponseError (a chain with blobs whose node reports none)
+ */
+export function blobFeesOf(window: FeeWindow): BlobFees {
+  const known = blobScheduleOf(window.chainId)
+  if (known === null || window.legacy) throw new BlobFeeMarketUnsupportedError(window.chainId)
+  const schedule = known === 'unknown' ? DEVNET_BLOB_SCHEDULE : known
+  const fork = blobForkAt(schedule, window.headTimestamp)
+  if (!fork) throw new BlobFeeMarketUnsupportedError(window.chainId)
+  if (!reportsBlobs(window)) {
+    if (known === 'unknown') throw new BlobFeeMarketUnsupportedError(window.chainId)
+    throw new UpstreamBadResponseError(
+      `The upstream node's eth_feeHistory has no blob base fee for chain ${window.chainId}, which carries blobs.`,
+    )
+  }
+  const nextBlobBaseFee = BigInt(window.nextBaseFeePerBlobGas ?? 0)
+  const input = { nextBlobBaseFee, schedule, headTimestamp: window.headTimestamp, blockIntervalMs: window.blockIntervalMs }
+  return { nextBlobBaseFee, levels: blobFeeCaps(input), blobGasUsedRatio: window.blobGasUsedRatio ?? [], fork }
+}
+
+/**
+ * GET blobFees' body for a window: the blob fees in decimal gwei, the window's blob fullness, and the
+ * blob target and maximum of the fork active at the head.
+ * @throws as blobFeesOf
+ */
+export function buildBlobFees(window: FeeWindow): BlobFeesBody {
+  const fees = blobFeesOf(window)
+  const level = (wei: bigint) => ({ suggestedMaxFeePerBlobGas: formatGwei(wei) })
+  return {
+    blockNumber: window.headNumber,
+    estimatedBlobBaseFee: formatGwei(fees.nextBlobBaseFee),
+    low: level(fees.levels.low),
+    medium: level(fees.levels.medium),
+    high: level(fees.levels.high),
+    blobGasUsedRatio: fees.blobGasUsedRatio,
+    blobTarget: fees.fork.params.target,
+    blobMax: fees.fork.params.max,
+  }
+}

@@ -1,0 +1,299 @@
+import { DEFAULT_FEE_POLICY, type ChainFeePolicy } from '../chain-rules/chain-policy'
+import { maxOf, median, midRank, percentileNearestRank, range, sortAscending } from './statistics'
+import type { FeeData, LevelEstimate, Urgency } from '../types'
+import { answerAgeBlocks } from '../contract/freshness'
+import { mulDivCeil, PPM } from '../units'
+import { baseFeeCap, fitForecast, FORECAST_HORIZONS, type ForecastModel } from './forecast'
+
+/**
+ * Per-urgency settings (one row per level, as MetaMask's gas-fee-controller has them): the promised
+ * wait in blocks of the chain's measured interval, and the share of transactions that should get in
+ * within it. Everything else is derived from these.
+ */
+export const LEVEL_SETTINGS: Record<Urgency, { targetInclusion: number; minWaitBlocks: number; maxWaitBlocks: number }> = {
+  low: { targetInclusion: 0.9, minWaitBlocks: 1, maxWaitBlocks: 6 },
+  medium: { targetInclusion: 0.95, minWaitBlocks: 1, maxWaitBlocks: 3 },
+  high: { targetInclusion: 0.99, minWaitBlocks: 1, maxWaitBlocks: 2 },
+}
+
+/**
+ * At least this many run minima lie above each level's quantile: a level's quantile is taken over
+ * enough blocks that one burst (up to TAIL_SAMPLES + W − 1 blocks long) cannot set it.
+ */
+const TAIL_SAMPLES = 2
+
+/**
+ * How many recent blocks a level's tip looks at: the chain policy's time window in blocks of the
+ * measured interval, and never fewer than its quantile needs (W − 1 + TAIL_SAMPLES / (1 − p), so
+ * TAIL_SAMPLES run minima lie above it), nor more than the window holds.
+ */
+export function tipBlocks(level: Urgency, blockIntervalMs: number, tipWindowMs: number, available: number): number {
+  const { targetInclusion, maxWaitBlocks: w } = LEVEL_SETTINGS[level]
+  const inTime = Math.ceil(tipWindowMs / Math.max(1, blockIntervalMs))
+  const forQuantile = w - 1 + Math.ceil(TAIL_SAMPLES / (1 - targetInclusion) - 1e-9)
+  return Math.max(0, Math.min(available, Math.max(inTime, forQuantile)))
+}
+
+/**
+ * A level's tip (wei): over every run of W consecutive recent blocks (W = the level's promised
+ * wait), the cheapest demanded tip in the run is the best chance a transaction sent before it would
+ * have had; the tip is the target-inclusion quantile (nearest rank) of those minima. A tip at the
+ * p-quantile would have got in within W blocks for a share p of the recent starting points, with
+ * no assumption that consecutive blocks are independent (they are not: demand comes in bursts).
+ * The rank never passes the TAIL_SAMPLES-th largest minimum: a window too short for the quantile it
+ * claims (a young chain) gets the highest rank it can estimate, not its single largest run.
+ */
+function levelTip(demanded: readonly bigint[], level: Urgency): bigint {
+  const { targetInclusion, maxWaitBlocks: w } = LEVEL_SETTINGS[level]
+  if (demanded.length === 0) return 0n
+  const minima: bigint[] = []
+  const runs = Math.max(1, demanded.length - w + 1)
+  for (let i = 0; i < runs; i++) {
+    // runs ≤ demanded.length, so the run is never empty
+    minima.push(demanded.slice(i, i + w).reduce((m, d) => (d < m ? d : m)))
+  }
+  const sorted = sortAscending(minima)
+  const rank = Math.max(1, Math.min(Math.ceil(targetInclusion * sorted.length - 1e-9), sorted.length - TAIL_SAMPLES))
+  return sorted[rank - 1] ?? 0n
+}
+
+/**
+ * Reward percentiles requested from eth_feeHistory: 0, 1, 5 and 10 for the tips (a block's cheapest
+ * real tip, a full block's 10th percentile), 0/100 for the ranges, 50 for the trend.
+ */
+export const REWARD_PERCENTILES = [0, 1, 5, 10, 50, 100] as const
+
+/** A block this full (gasUsed / gasLimit) had no room left: its marginal tip was contested (the backtest's judge). */
+export const FULL_BLOCK_RATIO = 0.95
+/** How many recent blocks the priority-fee trend looks at. */
+const TIP_BLOCKS = 20
+/** How many recent blocks the base-fee trend compares the next base fee with. */
+const TREND_BLOCKS = 10
+/**
+ * Tips at or below this are a system's or a builder's (OP-stack deposits, builder payments), not a
+ * market price. go-ethereum's gas price oracle skips tips under DefaultIgnorePrice = 2 wei
+ * (eth/gasprice/gasprice.go getBlockValues: `tip.Cmp(ignoreUnder) == -1`); we also leave out exactly
+ * 2 wei, as the backtest's judge does: no market price sits there.
+ */
+export const IGNORE_TIP_WEI = 2n
+
+/**
+ * The largest per-block base fee rise to plan for (ppm): the chain's protocol maximum (12.5% on
+ * Ethereum, 2% on OP-stack chains). Where the policy only assumes its bound (an unknown chain), the
+ * largest rise the window shows counts too when it is more; never less than the bound because a small
+ * rise was observed. An observed rise counts up to 100%; the chain's own rule counts whole.
+ */
+export function maxBaseFeeRisePpm(
+  policy: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'enforceBaseFeeBounds' | 'liveParamsRead'>,
+  baseFees: readonly bigint[],
+  nextBaseFee: bigint,
+): bigint {
+  let rise = policy.maxBaseFeeRisePpm
+  if (!policy.enforceBaseFeeBounds && !policy.liveParamsRead) {
+    const series = [...baseFees, nextBaseFee]
+    for (const [i, cur] of series.entries()) {
+      const prev = series[i - 1]
+      if (prev !== undefined && prev > 0n && cur > prev) {
+        // an observed rise counts up to 100%; the chain's own rule, whatever it is
+        const observed = mulDivCeil(cur - prev, PPM, prev)
+        const capped = observed > PPM ? PPM : observed
+        if (capped > rise) rise = capped
+      }
+    }
+  }
+  return rise
+}
+
+function rewardAt(data: FeeData, block: number, percentile: number): bigint | undefined {
+  const column = data.rewardPercentiles.indexOf(percentile)
+  if (column < 0) throw new RangeError(`reward percentile ${percentile} was not requested`)
+  // a block whose node sent no reward row (an empty block, on some clients) has no tip data
+  return data.rewards[block]?.[column]
+}
+
+/**
+ * What block i would have demanded of a newcomer, as far as eth_feeHistory tells. A full block
+ * (≥ FULL_BLOCK_RATIO of its gas limit: every newcomer competed) demanded its 10th-percentile tip; a
+ * block with room took its cheapest real tip: the lowest of its 0th, 1st and 5th percentiles above
+ * IGNORE_TIP_WEI. 0 when it was empty, sent no tip data, or showed no tip above IGNORE_TIP_WEI: such
+ * a block had room for anything the chain accepts. Wei.
+ * Why not the 10th percentile of every block (v3.0): on real mainnet blocks with room, transactions
+ * tipping far below it got in as fast as the rest (../shared/data's mempool waits: from 0.01 gwei up,
+ * the share included within 24 s does not grow with the tip; `npm run waits`).
+ */
+export function demandProxyAt(data: FeeData, i: number): bigint {
+  const ratio = data.gasUsedRatio[i]
+  if (ratio === undefined || ratio === 0) return 0n
+  const real = (p: number) => {
+    const tip = rewardAt(data, i, p)
+    return tip !== undefined && tip > IGNORE_TIP_WEI ? tip : undefined
+  }
+  if (ratio >= FULL_BLOCK_RATIO) return real(10) ?? 0n
+  return real(0) ?? real(1) ?? real(5) ?? 0n
+}
+
+/** Indices of the blocks that included transactions with tip data (gasUsedRatio > 0), most recent last. */
+function nonEmptyBlocks(data: FeeData): number[] {
+  const out: number[] = []
+  data.gasUsedRatio.forEach((ratio, i) => {
+    if (ratio > 0 && (data.rewards[i]?.length ?? 0) > 0) out.push(i)
+  })
+  return out
+}
+
+function rewardsAt(data: FeeData, blocks: readonly number[], percentile: number): bigint[] {
+  return blocks.flatMap((i) => {
+    const r = rewardAt(data, i, percentile)
+    return r === undefined ? [] : [r]
+  })
+}
+
+/**
+ * How many blocks a level's max fee must cover: the answer's possible age (answerAgeBlocks) and the
+ * level's promised wait, counted from the next block.
+ */
+export function levelHorizon(level: Urgency, blockIntervalMs: number): number {
+  return answerAgeBlocks(blockIntervalMs) + LEVEL_SETTINGS[level].maxWaitBlocks
+}
+
+/** The horizons a window's forecast model is fitted for: the served FORECAST_HORIZONS, or the longest level horizon when that is more (fast chains). */
+export function forecastHorizonsFor(blockIntervalMs: number): number {
+  return Math.max(FORECAST_HORIZONS, ...(['low', 'medium', 'high'] as const).map((l) => levelHorizon(l, blockIntervalMs)))
+}
+
+/**
+ * The least headroom any max fee leaves (wei of base fee): the next base fee raised by one full block
+ * at the chain's rule (`model.fullBlock`: Ethereum ×1.125, an OP-stack chain ×(1 + (elasticity − 1) /
+ * denominator) from its head's extraData, Polygon its bound; on a chain with no per-block bound the
+ * policy's assumed rise, docs/estimator.md). A window that never moved is no evidence that nothing
+ * can: one busy block after the answer must not price a transaction out.
+ */
+export function headroomFloor(model: ForecastModel): bigint {
+  return model.fullBlock
+}
+
+/**
+ * Each level's base-fee cap (wei): the base fee that every block of its horizon (levelHorizon: the
+ * answer's age and its wait) stays at or under with the level's own promise (low 90%, medium 95%,
+ * high 99%) by the forecast (./forecast.ts baseFeeCap); never below headroomFloor (one full block's
+ * rise over the next base fee), never above the protocol's bound over that horizon, the bound itself
+ * where the window is too short to forecast. A faster level's cap is at least a slower one's
+ * (low ≤ medium ≤ high).
+ */
+export function levelBaseFeeCaps(model: ForecastModel, blockIntervalMs: number): Record<Urgency, bigint> {
+  const out = {} as Record<Urgency, bigint>
+  let floor = headroomFloor(model)
+  for (const level of ['low', 'medium', 'high'] as const) {
+    const cap = baseFeeCap(model, levelHorizon(level, blockIntervalMs), LEVEL_SETTINGS[level].targetInclusion)
+    out[level] = maxOf(cap, floor)
+    floor = out[level]
+  }
+  return out
+}
+
+/**
+ * The three levels, by the chain's fee policy.
+ * - Tip: levelTip over the level's own recent blocks (tipBlocks), then the chain's floor
+ *   (minSuggestedPriorityFeeWei); 0 on chains that ignore tips. A slower level's tip is the floor
+ *   of a faster one's.
+ * - Max fee: the level's base-fee cap (levelBaseFeeCaps: the forecast's bound on the highest base
+ *   fee over the answer's age and the level's wait, at the level's promise), plus the tip. Caps and
+ *   tips both grow from low to high, so low ≤ medium ≤ high holds for both fields.
+ */
+export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_FEE_POLICY): Record<Urgency, LevelEstimate> {
+  const risePpm = maxBaseFeeRisePpm(policy, data.baseFees, data.nextBaseFee)
+  const model = fitForecast(
+    data.baseFees,
+    data.nextBaseFee,
+    { ...policy, maxBaseFeeRisePpm: risePpm },
+    forecastHorizonsFor(data.blockIntervalMs),
+  )
+  const caps = levelBaseFeeCaps(model, data.blockIntervalMs)
+  const out = {} as Record<Urgency, LevelEstimate>
+  let floorTip = policy.ignoresTips ? 0n : policy.minSuggestedPriorityFeeWei
+  for (const level of ['low', 'medium', 'high'] as const) {
+    const s = LEVEL_SETTINGS[level]
+    const blocks = tipBlocks(level, data.blockIntervalMs, policy.tipWindowMs, data.gasUsedRatio.length)
+    const start = data.gasUsedRatio.length - blocks
+    const demanded = data.gasUsedRatio.slice(start).map((_, j) => demandProxyAt(data, start + j))
+    const tip = policy.ignoresTips ? 0n : maxOf(levelTip(demanded, level), floorTip)
+    out[level] = {
+      maxPriorityFeePerGas: tip,
+      maxFeePerGas: caps[level] + tip,
+      minWaitTimeMs: Math.round(data.blockIntervalMs * s.minWaitBlocks),
+      maxWaitTimeMs: Math.round(data.blockIntervalMs * s.maxWaitBlocks),
+    }
+    floorTip = tip
+  }
+  return out
+}
+
+/** Base fee statistics of the window, in wei. */
+export function baseFeeStats(data: FeeData) {
+  const p90 = percentileNearestRank(data.baseFees, 90)
+  return {
+    /** 50th percentile (nearest-rank) of the window's base fees. */
+    p50: percentileNearestRank(data.baseFees, 50),
+    /** 90th percentile (nearest-rank): the busy threshold. */
+    p90,
+    /** How the next base fee ranks in the window: networkCongestion (see congestion). */
+    congestion: congestion(data.baseFees, data.nextBaseFee, p90),
+    range: range(data.baseFees),
+  }
+}
+
+/**
+ * networkCongestion: the mid-rank of the next base fee among the window's base fees (the share
+ * below it plus half the share equal to it), so a flat window (Linea's 7 wei, BSC's 0) is 0.5, not 1.
+ * It always agrees with busyThreshold: above 0.9 exactly when the next base fee is above it. Where
+ * ties would put it on the wrong side, it is 0.9 (at or below the threshold), or half a rank above
+ * 0.9 (above it). Rounded to 6 decimals.
+ */
+export function congestion(baseFees: readonly bigint[], next: bigint, busyThreshold: bigint): number {
+  const rank = midRank(baseFees, next)
+  const halfRank = 1 / (2 * baseFees.length)
+  const agreed = next > busyThreshold ? Math.max(rank, Math.min(1, 0.9 + halfRank)) : Math.min(rank, 0.9)
+  return Math.round(agreed * 1e6) / 1e6
+}
+
+/**
+ * "up" when the next base fee is above the median base fee of the last TREND_BLOCKS blocks,
+ * otherwise "down" (the spec allows only these two; a flat fee is not getting more expensive).
+ */
+export function baseFeeTrend(data: FeeData): 'up' | 'down' {
+  const recent = data.baseFees.slice(-TREND_BLOCKS)
+  return data.nextBaseFee > median(recent) ? 'up' : 'down'
+}
+
+/**
+ * "up" when the median p50 tip of the last TIP_BLOCKS/2 non-empty blocks is above the median p50 tip
+ * of the TIP_BLOCKS/2 non-empty blocks before them; otherwise (or with too few blocks) "down".
+ */
+export function priorityFeeTrend(data: FeeData): 'up' | 'down' {
+  const half = TIP_BLOCKS / 2
+  const blocks = nonEmptyBlocks(data).slice(-TIP_BLOCKS)
+  if (blocks.length < 2) return 'down'
+  const split = Math.max(1, blocks.length - half)
+  const earlier = rewardsAt(data, blocks.slice(0, split), 50)
+  const recent = rewardsAt(data, blocks.slice(split), 50)
+  return median(recent) > median(earlier) ? 'up' : 'down'
+}
+
+/**
+ * Priority fee ranges, in wei.
+ * - latest: [p0, p100] reward of the latest block that included a transaction (with tip data).
+ * - historical: [min p0, max p100] over every such block of the window.
+ * Both are ["0", "0"] when no block of the window did.
+ */
+export function priorityFeeRanges(data: FeeData): { latest: [bigint, bigint]; historical: [bigint, bigint] } {
+  const blocks = nonEmptyBlocks(data)
+  const last = blocks.at(-1)
+  if (last === undefined) return { latest: [0n, 0n], historical: [0n, 0n] }
+  const lows = rewardsAt(data, blocks, 0)
+  const highs = rewardsAt(data, blocks, 100)
+  return {
+    // nonEmptyBlocks holds only blocks with a full reward row
+    latest: [rewardAt(data, last, 0) ?? 0n, rewardAt(data, last, 100) ?? 0n],
+    historical: [range(lows)[0], range(highs)[1]],
+  }
+}

@@ -1,0 +1,71 @@
+// The base-fee forecast's body in the fee report (lib/core/contract/report.ts buildFeeReport): the pure
+// forecaster's answer (lib/core/fee-math/forecast.ts) in gwei, at the window's head, by the chain's policy with
+// its live parameters.
+import { describe, expect, test } from 'vitest'
+import { chainFeePolicy } from '@/lib/core/chain-rules/chain-policy'
+import { forecastBaseFee } from '@/lib/core/fee-math/forecast'
+import { buildFeeReport, toFeeData } from '@/lib/core/contract/report'
+import { BaseFeeForecastSchema } from '@/lib/core/contract/schemas'
+import { formatGwei, parseGwei } from '@/lib/core/units'
+import { mainnet100BlockWindow, makeWindow } from '../../../support/windows'
+
+const GWEI = 1_000_000_000n
+// Base's 2026 parameters (elasticity 5, denominator 100: +4% a block) in Holocene's extraData
+const BASE_EXTRA_DATA = '0x' + '00' + '00000064' + '00000005'
+
+/** next × (1 + ppm/10⁶)^steps, rounded up at each step. */
+function grown(next: bigint, ppm: bigint, steps: number): bigint {
+  let v = next
+  for (let i = 0; i < steps; i++) v = (v * (1_000_000n + ppm) + 999_999n) / 1_000_000n
+  return v
+}
+
+describe('buildFeeReport: baseFeeForecast', () => {
+  test('default: the forecaster at the head, in gwei, without its method; k = 1 is the next base fee', () => {
+    const window = mainnet100BlockWindow()
+    const report = buildFeeReport(window)
+    const body = BaseFeeForecastSchema.strict().parse(report.baseFeeForecast)
+    const data = toFeeData(window)
+    const want = forecastBaseFee(data.baseFees, data.nextBaseFee, chainFeePolicy(1))
+    expect(body).toEqual({
+      blockNumber: window.headNumber,
+      estimatedBaseFee: formatGwei(want.estimatedBaseFee),
+      horizons: want.horizons.map((h) => ({
+        blocks: h.blocks,
+        p50: formatGwei(h.p50),
+        p90: formatGwei(h.p90),
+        p99: formatGwei(h.p99),
+        bound: h.bound === null ? null : formatGwei(h.bound),
+      })),
+    })
+    expect(body.horizons.map((h) => h.blocks)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    expect(body.estimatedBaseFee).toBe(report.suggestedGasFees.estimatedBaseFee)
+    const first = body.horizons[0]!
+    expect([first.p50, first.p90, first.p99, first.bound]).toEqual(Array(4).fill(body.estimatedBaseFee))
+    // Ethereum enforces its bound: p50 ≤ p90 ≤ p99 ≤ next × 1.125^(k − 1)
+    for (const h of body.horizons) {
+      expect(h.bound).toBe(formatGwei(grown(data.nextBaseFee, 125_000n, h.blocks - 1)))
+      const [p50, p90, p99, bound] = [h.p50, h.p90, h.p99, h.bound!].map(parseGwei) as [bigint, bigint, bigint, bigint]
+      expect(p50 <= p90 && p90 <= p99 && p99 <= bound).toBe(true)
+    }
+  })
+
+  test('behavior: a chain that enforces no bound (an unknown chain) has bound null', () => {
+    const window = { ...mainnet100BlockWindow(), chainId: 31337 }
+    expect(buildFeeReport(window).baseFeeForecast.horizons.map((h) => h.bound)).toEqual(Array(10).fill(null))
+  })
+
+  test.each([
+    ['no extraData: the table’s 2% a block, only assumed: bound null', undefined, 20_000n, false],
+    ['Base’s live parameters in the head’s extraData: 4% a block, the chain’s rule: bound served', BASE_EXTRA_DATA, 40_000n, true],
+  ])('behavior: OP-stack, a window under 64 steps: every quantile is the bound path (%s)', (_, extraData, ppm, rule) => {
+    const next = GWEI / 100n
+    const window = { ...makeWindow({ baseFees: Array(40).fill(next), next }), chainId: 8453, headExtraData: extraData }
+    const body = buildFeeReport(window, chainFeePolicy(8453)).baseFeeForecast
+    for (const h of body.horizons) {
+      const assumed = formatGwei(grown(next, ppm, h.blocks - 1))
+      expect([h.p50, h.p90, h.p99], `k = ${h.blocks}`).toEqual([assumed, assumed, assumed])
+      expect(h.bound).toBe(rule ? assumed : null)
+    }
+  })
+})

@@ -1,0 +1,97 @@
+// The L1 fee formulas against the published test vectors: op-geth core/types/rollup_cost_test.go
+// (Fjord minimum bounds, Solidity parity, FlzCompressLen) and contracts-bedrock
+// test/L2/GasPriceOracle.t.sol (GasPriceOracleFjordActive_Test: getL1Fee, getL1FeeUpperBound).
+import { describe, expect, test } from 'vitest'
+import { arbitrumL1Fee, fjordL1Cost, flzCompressedLength, operatorFee, opStackL1Fee, opStackL1FeeUpperBound } from '@/lib/core/fee-math/l1-fee'
+import type { L1FeeParams } from '@/lib/core/types'
+
+type Op = Extract<L1FeeParams, { rule: 'op-stack' }>
+const op = (p: Partial<Op>): Op => ({
+  rule: 'op-stack',
+  l1BaseFee: '0',
+  blobBaseFee: '0',
+  baseFeeScalar: 0,
+  blobBaseFeeScalar: 0,
+  isthmus: false,
+  jovian: false,
+  operatorFeeScalar: 0,
+  operatorFeeConstant: '0',
+  ...p,
+})
+
+// rollup_cost_test.go: baseFee = 1000 × 1e6, blobBaseFee = 10 × 1e6, baseFeeScalar 2, blobBaseFeeScalar 3
+const geth = op({ l1BaseFee: '1000000000', blobBaseFee: '10000000', baseFeeScalar: 2, blobBaseFeeScalar: 3 })
+// GasPriceOracle.t.sol (Fjord active): baseFee 2e6, blobBaseFee 3e6, baseFeeScalar 20, blobBaseFeeScalar 15
+const gpo = op({ l1BaseFee: '2000000', blobBaseFee: '3000000', baseFeeScalar: 20, blobBaseFeeScalar: 15 })
+
+// GasPriceOracle.t.sol's 161-byte transaction of the regression test
+const REGRESSION_TX = ('0x' +
+  '1d2c3ec4f5a9b3f3cd2c024e455c1143a74bbd637c324adcbd4f74e346786ac44e23e78f47d932abedd8d1' +
+  '06daadcea350be16478461046273101034601364012364701331dfad43729dc486abd134bcad61b34d6ca1' +
+  'f2eb31655b7d61ca33ba6d172cdf7d8b5b0ef389a314ca7a9a831c09fc2ca9090d059b4dd25194f3de297b' +
+  'dba6d6d796e4f80be94f8a9151d685607826e7ba25177b40cb127ea9f1438470') as `0x${string}`
+
+describe('OP-stack Fjord L1 fee', () => {
+  test.each([100n, 150n, 170n])(
+    'default: a FastLZ size of %s is at the 100-byte floor: 3,203,000 wei (TestFjordL1CostFuncMinimumBounds)',
+    (size) => {
+      expect(fjordL1Cost(size, geth)).toBe(3_203_000n)
+    },
+  )
+
+  test.each([171n, 175n, 200n])('behavior: a FastLZ size of %s is above the floor', (size) => {
+    expect(fjordL1Cost(size, geth) > 3_203_000n).toBe(true)
+  })
+
+  test('behavior: Solidity parity: FastLZ size 235 costs 105,484 wei (TestFjordL1CostSolidityParity)', () => {
+    expect(fjordL1Cost(235n, gpo)).toBe(105_484n)
+  })
+
+  test.each([
+    ['empty', '0x', 0],
+    ['1,000 × 0x01', `0x${'01'.repeat(1000)}`, 21],
+    ['1,000 × 0x00', `0x${'00'.repeat(1000)}`, 21],
+    ['the GasPriceOracle test data 0x0000010203', '0x0000010203', 6],
+    ['the 161-byte regression transaction', REGRESSION_TX, 167],
+  ] as const)('behavior: FastLZ length of %s as LibZip compresses it (TestFlzCompressLen, GasPriceOracle.t.sol)', (_, data, length) => {
+    expect(flzCompressedLength(data as `0x${string}`)).toBe(length)
+  })
+
+  test('behavior: getL1Fee and getL1FeeUpperBound as GasPriceOracle.t.sol expects them', () => {
+    expect(opStackL1Fee('0x0000010203', gpo)).toBe(68_500n)
+    expect(opStackL1FeeUpperBound(5, gpo)).toBe(68_500n)
+    expect(opStackL1Fee(REGRESSION_TX, gpo)).toBe(105_484n)
+    expect(opStackL1FeeUpperBound(161, gpo)).toBe(111_214n)
+  })
+
+  test('behavior: the upper bound is never below the exact fee of a transaction of that size', () => {
+    for (const tx of ['0x0000010203', REGRESSION_TX, `0x${'ab'.repeat(500)}`] as const) {
+      expect(opStackL1FeeUpperBound((tx.length - 2) / 2, geth) >= opStackL1Fee(tx as `0x${string}`, geth)).toBe(true)
+    }
+  })
+})
+
+describe('OP-stack operator fee', () => {
+  test('default: 0 before Isthmus, whatever the parameters', () => {
+    expect(operatorFee(1_000_000n, op({ operatorFeeScalar: 7, operatorFeeConstant: '9' }))).toBe(0n)
+  })
+
+  test('behavior: Isthmus: gas × scalar / 10^6 + constant, rounded down', () => {
+    const p = op({ isthmus: true, operatorFeeScalar: 1_500_000, operatorFeeConstant: '400' })
+    expect(operatorFee(21_001n, p)).toBe((21_001n * 1_500_000n) / 1_000_000n + 400n)
+    expect(operatorFee(21_001n, p)).toBe(31_501n + 400n)
+  })
+
+  test('behavior: Jovian: gas × scalar × 100 + constant (the design table: 30M gas at scalar 1 is 3 gwei)', () => {
+    const p = op({ isthmus: true, jovian: true, operatorFeeScalar: 1, operatorFeeConstant: '0' })
+    expect(operatorFee(30_000_000n, p)).toBe(3_000_000_000n)
+    expect(operatorFee(1_000_000n, p)).toBe(100_000_000n)
+    expect(operatorFee(21_000n, { ...p, operatorFeeScalar: 300, operatorFeeConstant: '400' })).toBe(21_000n * 300n * 100n + 400n)
+  })
+})
+
+describe('Arbitrum L1 component', () => {
+  test('default: the price per L1 calldata byte × the signed size (unsigned + 68 bytes)', () => {
+    expect(arbitrumL1Fee(51, { rule: 'arbitrum', perL1CalldataByte: '1600000' })).toBe((51n + 68n) * 1_600_000n)
+  })
+})
