@@ -18,8 +18,8 @@ import {
   UnsupportedChainError,
 } from '../core/contract/errors'
 import type { ChainFeePolicy } from '../core/chain-rules/chain-policy'
-import { buildFeeReport, buildLegacyGasPrices, type FeeReport } from '../core/contract/report'
-import { blobFeesOf, buildBlobFees } from '../core/fee-math/blob-fees'
+import { buildBlobFees, buildFeeReport, buildLegacyGasPrices, buildTransactionCost, type FeeReport } from '../core/contract/report'
+import { blobFeesOf } from '../core/fee-math/blob-fees'
 import { takesBlobTransactions } from '../core/chain-rules/blob-schedule'
 import type { FeeWindow } from '../core/types'
 import { processSingleton } from '../runtime/process-singleton'
@@ -262,12 +262,12 @@ export async function getReplacementFees(chainId: number, fees: TransactionFees)
 export async function getTransactionCost(chainId: number, query: TransactionCostQuery): Promise<{ body: string; meta: ReportMeta }> {
   const { window, policy, meta } = await servedWindow(chainId, { feeMarket: false })
   const chain = getChain(chainId)
-  const body = transactionCost(window, suggestionsFor(window, policy), query, {
+  const cost = transactionCost(window, suggestionsFor(window, policy), query, {
     maxTransactionGas: policy.maxTransactionGas,
     l1FeeRule: chain?.l1FeeRule,
     unknownL1Fee: chain?.unknownL1Fee,
   })
-  return { body: JSON.stringify(body), meta }
+  return { body: JSON.stringify(buildTransactionCost(cost)), meta }
 }
 
 /** Per chain, the last accuracy report computed and when (for /metrics, which never waits for a new one). */

@@ -2,8 +2,20 @@ import { chainFeePolicy, withLiveParams, type ChainFeePolicy } from '../chain-ru
 import { baseFeeStats, baseFeeTrend, estimateLevels, priorityFeeRanges, priorityFeeTrend } from '../fee-math/estimator'
 import { forecastBaseFee, type BaseFeeForecast } from '../fee-math/forecast'
 import { gasPricesFromLevels, legacyGasPrices, type LevelGasPrices } from '../fee-math/gas-prices'
-import type { BaseFeeForecastBody, BaseFeeHistory, BaseFeePercentile, BusyThreshold, GasPrices, SuggestedGasFees } from './schemas'
-import type { FeeData, FeeWindow, LevelEstimate } from '../types'
+import type {
+  BaseFeeForecastBody,
+  BaseFeeHistory,
+  BaseFeePercentile,
+  BlobFeesBody,
+  BusyThreshold,
+  GasPrices,
+  SuggestedGasFees,
+  TransactionCostBody,
+} from './schemas'
+import type { FeeWindow, LevelEstimate, Urgency } from '../types'
+import { toFeeData } from '../fee-math/fee-data'
+import { blobFeesOf } from '../fee-math/blob-fees'
+import type { TransactionCost } from '../fee-math/transaction-cost'
 import { formatGwei } from '../units'
 
 /** The EIP-1559 endpoints' bodies and the legacy gas prices for one fee window, ready to serialise. */
@@ -14,18 +26,6 @@ export type FeeReport = {
   baseFeeHistory: BaseFeeHistory
   baseFeeForecast: BaseFeeForecastBody
   gasPrices: GasPrices
-}
-
-/** Parses a window's decimal wei strings into bigint for the math. */
-export function toFeeData(window: FeeWindow): FeeData {
-  return {
-    baseFees: window.baseFeePerGas.map(BigInt),
-    nextBaseFee: BigInt(window.nextBaseFeePerGas),
-    gasUsedRatio: window.gasUsedRatio,
-    rewardPercentiles: window.rewardPercentiles,
-    rewards: window.reward.map((row) => row.map(BigInt)),
-    blockIntervalMs: window.blockIntervalMs,
-  }
 }
 
 function level(l: LevelEstimate) {
@@ -95,5 +95,40 @@ export function buildFeeReport(window: FeeWindow, policy: ChainFeePolicy = chain
     baseFeeHistory: data.baseFees.map(formatGwei),
     baseFeeForecast: forecastBody(window.headNumber, forecastBaseFee(data.baseFees, data.nextBaseFee, live)),
     gasPrices: prices(gasPricesFromLevels(data.nextBaseFee, levels)),
+  }
+}
+
+/**
+ * GET blobFees' body for a window: the blob fees in decimal gwei, the window's blob fullness, and the
+ * blob target and maximum of the fork active at the head.
+ * @throws as blobFeesOf
+ */
+export function buildBlobFees(window: FeeWindow): BlobFeesBody {
+  const fees = blobFeesOf(window)
+  const level = (wei: bigint) => ({ suggestedMaxFeePerBlobGas: formatGwei(wei) })
+  return {
+    blockNumber: window.headNumber,
+    estimatedBlobBaseFee: formatGwei(fees.nextBlobBaseFee),
+    low: level(fees.levels.low),
+    medium: level(fees.levels.medium),
+    high: level(fees.levels.high),
+    blobGasUsedRatio: fees.blobGasUsedRatio,
+    blobTarget: fees.fork.params.target,
+    blobMax: fees.fork.params.max,
+  }
+}
+
+/** GET transactionCost's body: the cost (lib/core/fee-math/transaction-cost.ts) in decimal gwei of the native token. */
+export function buildTransactionCost(cost: TransactionCost): TransactionCostBody {
+  const level = (u: Urgency) => ({ fee: formatGwei(cost.levels[u].fee), maxFee: formatGwei(cost.levels[u].maxFee) })
+  return {
+    blockNumber: cost.blockNumber,
+    gas: Number(cost.gas),
+    txBytes: cost.txBytes,
+    l1DataFee: cost.l1DataFee === null ? null : formatGwei(cost.l1DataFee),
+    operatorFee: cost.operatorFee === null ? null : formatGwei(cost.operatorFee),
+    low: level('low'),
+    medium: level('medium'),
+    high: level('high'),
   }
 }

@@ -9,9 +9,7 @@ import {
 } from '../chain-rules/blob-schedule'
 import { BlobFeeMarketUnsupportedError, UpstreamBadResponseError } from '../contract/errors'
 import { levelHorizon } from './estimator'
-import type { BlobFeesBody } from '../contract/schemas'
 import type { FeeWindow, Urgency } from '../types'
-import { formatGwei } from '../units'
 
 /**
  * Blob fees (EIP-4844) from the window the service already reads: the next block's blob base fee is
@@ -171,24 +169,4 @@ export function blobFeesOf(window: FeeWindow): BlobFees {
   const nextBlobBaseFee = BigInt(window.nextBaseFeePerBlobGas ?? 0)
   const input = { nextBlobBaseFee, schedule, headTimestamp: window.headTimestamp, blockIntervalMs: window.blockIntervalMs }
   return { nextBlobBaseFee, levels: blobFeeCaps(input), blobGasUsedRatio: window.blobGasUsedRatio ?? [], fork }
-}
-
-/**
- * GET blobFees' body for a window: the blob fees in decimal gwei, the window's blob fullness, and the
- * blob target and maximum of the fork active at the head.
- * @throws as blobFeesOf
- */
-export function buildBlobFees(window: FeeWindow): BlobFeesBody {
-  const fees = blobFeesOf(window)
-  const level = (wei: bigint) => ({ suggestedMaxFeePerBlobGas: formatGwei(wei) })
-  return {
-    blockNumber: window.headNumber,
-    estimatedBlobBaseFee: formatGwei(fees.nextBlobBaseFee),
-    low: level(fees.levels.low),
-    medium: level(fees.levels.medium),
-    high: level(fees.levels.high),
-    blobGasUsedRatio: fees.blobGasUsedRatio,
-    blobTarget: fees.fork.params.target,
-    blobMax: fees.fork.params.max,
-  }
 }

@@ -2,7 +2,7 @@ import { withLiveParams, type ChainFeePolicy } from '../chain-rules/chain-policy
 import { InvalidQueryError } from '../contract/errors'
 import { estimateLevels } from './estimator'
 import { gasPricesFromLevels, legacyGasPrices, type LevelGasPrices } from './gas-prices'
-import { toFeeData } from '../contract/report'
+import { toFeeData } from '../fee-math/fee-data'
 import type { FeeWindow, LevelEstimate, Urgency } from '../types'
 
 /**

@@ -2,13 +2,11 @@ import { InvalidQueryError } from '../contract/errors'
 import { levelHorizon } from './estimator'
 import { arbitrumL1Fee, operatorFee, opStackL1Fee, opStackL1FeeUpperBound } from './l1-fee'
 import type { LevelSuggestion } from './replacement'
-import type { TransactionCostBody } from '../contract/schemas'
 import type { FeeWindow, L1FeeRule, Urgency } from '../types'
-import { formatGwei, mulDivCeil, PPM } from '../units'
+import { mulDivCeil, PPM } from '../units'
 
 /**
- * GET transactionCost: what a transaction of `gas` gas costs on the chain, per level, in wei of the
- * native token: its gas at the level's fees plus what the chain charges beside gas (OP-stack's L1
+ * What a transaction of `gas` gas costs on the chain, per level, in wei of the native token: its gas at the level's fees plus what the chain charges beside gas (OP-stack's L1
  * data fee and operator fee, Arbitrum's L1 component). Pure: the window carries the predeploys' values.
  */
 
@@ -93,13 +91,25 @@ export function maxTransactionGas(window: FeeWindow, policyCap: bigint | undefin
   return limit === undefined || policyCap < limit ? policyCap : limit
 }
 
+/** A transaction's whole cost per level, wei of the native token (GET transactionCost's body: lib/core/contract/report.ts). */
+export type TransactionCost = {
+  blockNumber: number
+  gas: bigint
+  /** The unsigned size the L1 fee is for, bytes. */
+  txBytes: number
+  /** null where the chain charges one the service does not compute. */
+  l1DataFee: bigint | null
+  operatorFee: bigint | null
+  levels: Record<Urgency, { fee: bigint; maxFee: bigint }>
+}
+
 /**
- * The body of GET transactionCost for a window: per level, `fee` = gas × (next base fee + the level's
- * tip) + the L1 data fee + the operator fee (what it will most likely cost) and `maxFee` = gas × the
- * level's max fee + the L1 data fee's cap over the level's wait + the operator fee (what a wallet
+ * What a transaction costs on the window's chain, per level: `fee` = gas × (next base fee + the
+ * level's tip) + the L1 data fee + the operator fee (what it will most likely cost) and `maxFee` = gas
+ * × the level's max fee + the L1 data fee's cap over the level's wait + the operator fee (what a wallet
  * must hold; on Arbitrum, whose L1 component is poster gas inside the gas limit, that component at the
- * level's max fee); on a chain without EIP-1559 both are gas × the level's gas price plus the same. Amounts
- * in gwei of the native token. `suggestions`: the levels of the same window (levelSuggestions).
+ * level's max fee); on a chain without EIP-1559 both are gas × the level's gas price plus the same.
+ * `suggestions`: the levels of the same window (levelSuggestions).
  * @throws InvalidQueryError when `gas` is above what one transaction of the chain can use
  */
 export function transactionCost(
@@ -107,7 +117,7 @@ export function transactionCost(
   suggestions: Record<Urgency, LevelSuggestion>,
   query: TransactionCostQuery,
   chain: TransactionCostChain,
-): TransactionCostBody {
+): TransactionCost {
   const cap = maxTransactionGas(window, chain.maxTransactionGas)
   if (cap !== undefined && query.gas > cap) {
     throw new InvalidQueryError('gas', `is above ${cap}, the most gas one transaction can use on this chain.`)
@@ -125,19 +135,14 @@ export function transactionCost(
     const extra = (opFee ?? 0n) + (l1DataFee ?? 0n)
     const l1Cap = l1DataFee === null ? 0n : l1FeeCap(l1DataFee, u, window.blockIntervalMs)
     const extraMax = (opFee ?? 0n) + (heldAtMaxFee ? mulDivCeil(l1Cap, maxPrice, next) : l1Cap)
-    return {
-      fee: formatGwei(query.gas * (likelyPrice < maxPrice ? likelyPrice : maxPrice) + extra),
-      maxFee: formatGwei(query.gas * maxPrice + extraMax),
-    }
+    return { fee: query.gas * (likelyPrice < maxPrice ? likelyPrice : maxPrice) + extra, maxFee: query.gas * maxPrice + extraMax }
   }
   return {
     blockNumber: window.headNumber,
-    gas: Number(query.gas),
+    gas: query.gas,
     txBytes,
-    l1DataFee: l1DataFee === null ? null : formatGwei(l1DataFee),
-    operatorFee: opFee === null ? null : formatGwei(opFee),
-    low: level('low'),
-    medium: level('medium'),
-    high: level('high'),
+    l1DataFee,
+    operatorFee: opFee,
+    levels: { low: level('low'), medium: level('medium'), high: level('high') },
   }
 }

@@ -1,7 +1,15 @@
 import { describe, expect, test } from 'vitest'
 import { firstInclusion, promisedBlocks, runBacktest, trial } from '@/lib/core/evaluation/backtest'
 import type { Strategy, Suggestion } from '@/lib/core/evaluation/backtest'
-import { BACKTEST_PERCENTILES, JUDGES, judgeNamed, lowestRealTip, realizedTip, weightedPercentile, type BlockStats } from '@/lib/core/evaluation/judge'
+import {
+  BACKTEST_PERCENTILES,
+  JUDGES,
+  judgeNamed,
+  lowestRealTip,
+  realizedTip,
+  weightedPercentile,
+  type BlockStats,
+} from '@/lib/core/evaluation/judge'
 import { gethOracleTip } from '@/scripts/backtest/strategies'
 
 const G = 1_000_000_000n

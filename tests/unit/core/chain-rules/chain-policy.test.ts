@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { CHAIN_FEE_POLICIES, chainFeePolicy, DEFAULT_FEE_POLICY, opStackEip1559Params, withLiveParams } from '@/lib/core/chain-rules/chain-policy'
+import {
+  CHAIN_FEE_POLICIES,
+  chainFeePolicy,
+  DEFAULT_FEE_POLICY,
+  opStackEip1559Params,
+  withLiveParams,
+} from '@/lib/core/chain-rules/chain-policy'
 import { DEFAULT_PUBLIC_CHAIN_IDS } from '@/lib/chains/registry'
 import { getServerEnv } from '@/lib/env'
 

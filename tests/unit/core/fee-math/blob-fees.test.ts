@@ -3,13 +3,20 @@ import {
   blobBaseFeeAt,
   blobFeeCaps,
   blobFeesOf,
-  buildBlobFees,
   fakeExponential,
   maxBlobBaseFee,
   maxExcessFor,
   type BlobCapInput,
 } from '@/lib/core/fee-math/blob-fees'
-import { BLOB_BASE_COST, blobForkAt, blobScheduleOf, GAS_PER_BLOB, type BlobFork, type BlobSchedule } from '@/lib/core/chain-rules/blob-schedule'
+import { buildBlobFees } from '@/lib/core/contract/report'
+import {
+  BLOB_BASE_COST,
+  blobForkAt,
+  blobScheduleOf,
+  GAS_PER_BLOB,
+  type BlobFork,
+  type BlobSchedule,
+} from '@/lib/core/chain-rules/blob-schedule'
 import { BlobFeeMarketUnsupportedError, UpstreamBadResponseError } from '@/lib/core/contract/errors'
 import { levelHorizon } from '@/lib/core/fee-math/estimator'
 import { BlobFeesSchema } from '@/lib/core/contract/schemas'

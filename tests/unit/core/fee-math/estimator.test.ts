@@ -15,7 +15,7 @@ import {
   tipBlocks,
 } from '@/lib/core/fee-math/estimator'
 import { csvCell } from '@/scripts/record/recording'
-import { toFeeData } from '@/lib/core/contract/report'
+import { toFeeData } from '@/lib/core/fee-math/fee-data'
 import { createRandom } from '@/scripts/devnet/traffic-model'
 import { at } from '../../../support/at'
 import { readCsv } from '../../../support/shared-data'

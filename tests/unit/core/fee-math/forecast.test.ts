@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { chainFeePolicy, DEFAULT_FEE_POLICY, withLiveParams } from '@/lib/core/chain-rules/chain-policy'
-import { baseFeeCap, baseFeeQuantile, fitForecast, forecastBaseFee, FORECAST_HORIZONS, MIN_FORECAST_STEPS } from '@/lib/core/fee-math/forecast'
+import {
+  baseFeeCap,
+  baseFeeQuantile,
+  fitForecast,
+  forecastBaseFee,
+  FORECAST_HORIZONS,
+  MIN_FORECAST_STEPS,
+} from '@/lib/core/fee-math/forecast'
 import { createRandom } from '@/scripts/devnet/traffic-model'
 
 const GWEI = 1_000_000_000n

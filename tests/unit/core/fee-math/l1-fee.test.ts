@@ -2,7 +2,14 @@
 // (Fjord minimum bounds, Solidity parity, FlzCompressLen) and contracts-bedrock
 // test/L2/GasPriceOracle.t.sol (GasPriceOracleFjordActive_Test: getL1Fee, getL1FeeUpperBound).
 import { describe, expect, test } from 'vitest'
-import { arbitrumL1Fee, fjordL1Cost, flzCompressedLength, operatorFee, opStackL1Fee, opStackL1FeeUpperBound } from '@/lib/core/fee-math/l1-fee'
+import {
+  arbitrumL1Fee,
+  fjordL1Cost,
+  flzCompressedLength,
+  operatorFee,
+  opStackL1Fee,
+  opStackL1FeeUpperBound,
+} from '@/lib/core/fee-math/l1-fee'
 import type { L1FeeParams } from '@/lib/core/types'
 
 type Op = Extract<L1FeeParams, { rule: 'op-stack' }>

@@ -4,7 +4,6 @@ import { InvalidQueryError } from '@/lib/core/contract/errors'
 import { levelSuggestions } from '@/lib/core/fee-math/replacement'
 import { DEFAULT_TX_BYTES, l1FeeCap, transactionCost } from '@/lib/core/fee-math/transaction-cost'
 import type { FeeWindow, L1FeeParams } from '@/lib/core/types'
-import { parseGwei } from '@/lib/core/units'
 import { makeWindow } from '../../../support/windows'
 
 // GasPriceOracle.t.sol's Fjord parameters: getL1FeeUpperBound(161) = 111,214 wei, getL1FeeUpperBound(5) = 68,500 wei
@@ -33,8 +32,6 @@ function baseAtFloor(l1Fee?: L1FeeParams): FeeWindow {
   }
 }
 
-const wei = (gwei: string) => parseGwei(gwei)
-
 describe('transactionCost', () => {
   test("default: on an OP-stack chain at its floor, fee and maxFee add the L1 data fee (the contract's upper bound) and the operator fee", () => {
     const window = baseAtFloor(GPO)
@@ -42,13 +39,13 @@ describe('transactionCost', () => {
     const levels = levelSuggestions(window, policy)
     const body = transactionCost(window, levels, { gas: 21_000n, txBytes: 161 }, {})
     expect(body.txBytes).toBe(161)
-    expect(wei(body.l1DataFee!)).toBe(111_214n)
+    expect(body.l1DataFee).toBe(111_214n)
     // Jovian: 21,000 × 3 × 100 + 1,000
-    expect(wei(body.operatorFee!)).toBe(6_301_000n)
+    expect(body.operatorFee).toBe(6_301_000n)
     for (const u of ['low', 'medium', 'high'] as const) {
       const tip = levels[u].fees!.maxPriorityFeePerGas
-      expect(wei(body[u].fee)).toBe(21_000n * (5_000_000n + tip) + 111_214n + 6_301_000n)
-      const maxFee = wei(body[u].maxFee)
+      expect(body.levels[u].fee).toBe(21_000n * (5_000_000n + tip) + 111_214n + 6_301_000n)
+      const maxFee = body.levels[u].maxFee
       // at least one full block's rise (2%: denominator 250, elasticity 6) over the floor for the gas
       // part, and the L1 fee grown by one L1 block's 12.5% at least
       expect(maxFee >= 21_000n * ((5_000_000n * 102n) / 100n + tip) + (111_214n * 1125n) / 1000n + 6_301_000n).toBe(true)
@@ -59,7 +56,7 @@ describe('transactionCost', () => {
   test('behavior: with tx, the L1 data fee is getL1Fee of that transaction; txBytes defaults to a plain transfer', () => {
     const window = baseAtFloor(GPO)
     const levels = levelSuggestions(window, chainFeePolicy(8453))
-    expect(wei(transactionCost(window, levels, { gas: 21_000n, tx: '0x0000010203' }, {}).l1DataFee!)).toBe(68_500n)
+    expect(transactionCost(window, levels, { gas: 21_000n, tx: '0x0000010203' }, {}).l1DataFee).toBe(68_500n)
     const plain = transactionCost(window, levels, { gas: 21_000n }, {})
     expect(plain.txBytes).toBe(DEFAULT_TX_BYTES)
   })
@@ -72,12 +69,12 @@ describe('transactionCost', () => {
   })
 
   test.each([
-    ['Ethereum', 1, undefined, '0'],
-    ['Polygon PoS', 137, undefined, '0'],
-    ['Linea', 59144, undefined, '0'],
+    ['Ethereum', 1, undefined, 0n],
+    ['Polygon PoS', 137, undefined, 0n],
+    ['Linea', 59144, undefined, 0n],
     ['an L2 whose L1 fee is not computed', 534352, undefined, null],
     ['an OP-stack chain before Fjord', 10, { rule: 'unavailable', reason: 'pre-Fjord' } as L1FeeParams, null],
-    ['Arbitrum One', 42161, { rule: 'arbitrum', perL1CalldataByte: '2000000' } as L1FeeParams, '0.238'],
+    ['Arbitrum One', 42161, { rule: 'arbitrum', perL1CalldataByte: '2000000' } as L1FeeParams, 238_000_000n],
   ])('behavior: %s (chain %i): the L1 data fee it charges, or null where unknown', (_, chainId, l1Fee, expected) => {
     const window = { ...baseAtFloor(l1Fee), chainId, headExtraData: undefined }
     const body = transactionCost(
@@ -100,7 +97,7 @@ describe('transactionCost', () => {
     const policy = chainFeePolicy(chainId)
     const levels = levelSuggestions(window, policy)
     const chain = { maxTransactionGas: policy.maxTransactionGas }
-    expect(transactionCost(window, levels, { gas: cap }, chain).gas).toBe(Number(cap))
+    expect(transactionCost(window, levels, { gas: cap }, chain).gas).toBe(cap)
     expect(() => transactionCost(window, levels, { gas: cap + 1n }, chain)).toThrow(InvalidQueryError)
     expect(() => transactionCost(window, levels, { gas: cap + 1n }, chain)).toThrow(/'gas'/)
   })
