@@ -1,8 +1,9 @@
 import 'server-only'
 import { feePolicyOf, type ChainConfig } from '../chains/registry'
 import { REWARD_PERCENTILES } from '../core/fee-math/estimator'
-import { ceilingAllowsAt, FRESH_PERIODS, MAX_PERIOD_MS, MAX_READS_PER_PERIOD, MIN_PERIOD_MS, periodOf } from '../core/contract/freshness'
-import type { FeeWindow } from '../core/types'
+import { FRESH_PERIODS, MAX_PERIOD_MS, MIN_PERIOD_MS, periodOf } from '../core/contract/freshness'
+import { ceilingAllowsAt, MAX_READS_PER_PERIOD } from './ceiling'
+import type { FeedWindow } from './feed-window'
 import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../core/contract/errors'
 import { withDeadline } from '../runtime/deadline'
 import { count, observeSeconds } from '../metrics/registry'
@@ -29,7 +30,7 @@ export type FeedSettings = {
 }
 
 /** A window as served: whether it is stale (a read failed or is late, or the head lags) and until when it is fresh. */
-export type CachedFeeWindow = { window: FeeWindow; stale: boolean; freshUntil: number }
+export type CachedFeeWindow = { window: FeedWindow; stale: boolean; freshUntil: number }
 
 /** What a chain's feed is built from. */
 export type ChainFeedParts = {
@@ -37,7 +38,7 @@ export type ChainFeedParts = {
   /** Where windows are held (lib/feed/window-store.ts). */
   store: WindowStore
   /** The upstream read (lib/upstream/read-fee-window.ts readFeeWindow). */
-  read: (params: ReadFeeWindowParameters) => Promise<FeeWindow>
+  read: (params: ReadFeeWindowParameters) => Promise<FeedWindow>
   /** The clock, ms since the epoch (Date.now). */
   now?: () => number
   /** Keeps a read started by a request alive past the answer (Next's after() inside a request). */
@@ -55,7 +56,7 @@ const MIN_HEAD_AGE_LIMIT_MS = 60_000
  * Whether the node's latest block is older than `maxHeadAgeMs` (undefined: max(60 s, 10 block
  * intervals); 0: never) by the wall clock: a node that answers but stopped following the chain.
  */
-export function headLagging(window: FeeWindow, now: number, maxHeadAgeMs: number | undefined): boolean {
+export function headLagging(window: FeedWindow, now: number, maxHeadAgeMs: number | undefined): boolean {
   if (maxHeadAgeMs === 0) return false
   const limitMs = maxHeadAgeMs ?? Math.max(MIN_HEAD_AGE_LIMIT_MS, 10 * window.blockIntervalMs)
   return now - window.headTimestamp * 1000 > limitMs
@@ -90,7 +91,7 @@ export class ChainFeed {
   private settings: FeedSettings
   private readonly now: () => number
   private failure?: { error: Error; until: number }
-  private reading?: { promise: Promise<FeeWindow>; startedAt: number }
+  private reading?: { promise: Promise<FeedWindow>; startedAt: number }
   /** How long the last upstream read took, ms. */
   private lastReadMs?: number
   /** When the newest upstream reads started (this process's, and the group's it was told of), ms since the epoch. */
@@ -122,7 +123,7 @@ export class ChainFeed {
   }
 
   /** The window this process holds, without reading. */
-  held(): FeeWindow | undefined {
+  held(): FeedWindow | undefined {
     return this.parts.store.held()
   }
 
@@ -147,7 +148,7 @@ export class ChainFeed {
    * where the chain's blocks come slower than its timestamps say; one period when it carries no next
    * read.
    */
-  freshUntil(window: FeeWindow): number {
+  freshUntil(window: FeedWindow): number {
     const period = this.ceilingPeriodMs(window)
     return window.nextReadAt === undefined
       ? window.fetchedAt + period
@@ -229,7 +230,7 @@ export class ChainFeed {
     this.clearTimer()
   }
 
-  private served(window: FeeWindow, stale: boolean): CachedFeeWindow {
+  private served(window: FeedWindow, stale: boolean): CachedFeeWindow {
     // a lagging head is served, but never as current data
     return {
       window,
@@ -293,7 +294,7 @@ export class ChainFeed {
    * Starts a read through the store (or returns the one under way); undefined when the read ceiling
    * allows none now. The read's end arms the timer again.
    */
-  private startRead(): Promise<FeeWindow> | undefined {
+  private startRead(): Promise<FeedWindow> | undefined {
     if (this.reading) return this.reading.promise
     const startedAt = this.now()
     if (ceilingAllowsAt(this.starts, this.ceilingPeriodMs()) > startedAt) return undefined
@@ -343,7 +344,7 @@ export class ChainFeed {
   }
 
   /** Records when this process first held a new head (the last 33 heads: the pace over 32 blocks). */
-  private noteArrival(window: FeeWindow): void {
+  private noteArrival(window: FeedWindow): void {
     const last = this.arrivals.at(-1)
     if (last && window.headNumber <= last.head) return
     // a head far ahead of the last (the chain paused, or this process was not asked) starts over
@@ -365,7 +366,7 @@ export class ChainFeed {
   }
 
   /** The upstream read, timed: the new window carries its next read's time, the read timing's phase and the group's read starts. */
-  private async readUpstream(published?: FeeWindow): Promise<FeeWindow> {
+  private async readUpstream(published?: FeedWindow): Promise<FeedWindow> {
     const startedAt = this.now()
     this.noteStarts([startedAt])
     const held = this.held()

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { after } from 'next/server'
 import type { ChainConfig } from '../chains/registry'
 import { processSingleton } from '../runtime/process-singleton'
-import type { FeeWindow } from '../core/types'
+import type { FeedWindow } from './feed-window'
 import { readFeeWindow } from '../upstream/read-fee-window'
 import { ChainFeed, type FeedSettings } from './chain-feed'
 import { dataCacheLayer, layeredStore, redisLayer, type WindowLayer } from './window-store'
@@ -87,7 +87,7 @@ export function chainFeed(chain: ChainConfig, settings: FeedsSettings): ChainFee
 }
 
 /** Per chain, the window this process holds (no read). */
-export function heldWindows(): { chain: ChainConfig; window: FeeWindow; periodMs: number }[] {
+export function heldWindows(): { chain: ChainConfig; window: FeedWindow; periodMs: number }[] {
   return [...feeds.values()].flatMap((f) => {
     const window = f.held()
     return window ? [{ chain: f.chain, window, periodMs: f.periodMs(window) }] : []

@@ -1,11 +1,11 @@
 import 'server-only'
-import type { FeeWindow } from '../core/types'
+import type { FeedWindow } from './feed-window'
 import { UNAVAILABLE, type Unavailable } from '../runtime/unavailable'
 
 /** The shared store as the cross-instance single-flight needs it (lib/store/store in production). */
 export type SharedWindowStore = {
-  get(chainId: number): Promise<FeeWindow | null | Unavailable>
-  put(chainId: number, window: FeeWindow, ttlMs: number): Promise<void>
+  get(chainId: number): Promise<FeedWindow | null | Unavailable>
+  put(chainId: number, window: FeedWindow, ttlMs: number): Promise<void>
   lock(chainId: number, ttlMs: number): Promise<string | null | Unavailable>
   unlock(chainId: number, token: string): Promise<void>
 }
@@ -21,7 +21,7 @@ export type SharedReadSource = 'joined' | 'led' | 'local' | 'ceiling'
  * seen: the group's read starts it carries, so the caller's own ceiling waits for the group's
  * (without them it would try again at once, and turn to the store in a loop until the period ends).
  */
-export type SharedReadResult = { window: FeeWindow; source: SharedReadSource; groupStarts?: readonly number[] }
+export type SharedReadResult = { window: FeedWindow; source: SharedReadSource; groupStarts?: readonly number[] }
 
 export type SharedReadParams = {
   store: SharedWindowStore
@@ -31,22 +31,22 @@ export type SharedReadParams = {
   /** ... its head is not behind ours (another instance's node may lag), ... */
   minHeadNumber: number
   /** ... and is still fresh. */
-  isFresh: (window: FeeWindow) => boolean
+  isFresh: (window: FeedWindow) => boolean
   /**
    * The upstream read. `published`: the newest window another instance published, newer than ours
    * but no longer fresh (the read continues its read timing from it); undefined when there is none.
    */
-  read: (published?: FeeWindow) => Promise<FeeWindow>
+  read: (published?: FeedWindow) => Promise<FeedWindow>
   /**
    * Whether the group may read now, given the published window (null: none): the read ceiling
    * (lib/core/contract/freshness.ts) over the read starts it carries. Always, when absent.
    */
-  mayRead?: (published: FeeWindow | null) => boolean
+  mayRead?: (published: FeedWindow | null) => boolean
   /**
    * The window this instance holds, if it may still be served (not past MAX_STALE_SECONDS): the
    * answer under the ceiling, or past `waitMs`, when the published one is not newer.
    */
-  held?: FeeWindow
+  held?: FeedWindow
   /** How long a published window is kept in the store, ms. */
   publishTtlMs: number
   /** Longest the lock is held (longer than any read it guards; a crashed holder's lock expires), ms. */
@@ -63,19 +63,19 @@ export type SharedReadParams = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Newer than ours and from a node not behind ours (fresh or not). */
-const newer = (p: SharedReadParams, w: FeeWindow | null | Unavailable): w is FeeWindow =>
+const newer = (p: SharedReadParams, w: FeedWindow | null | Unavailable): w is FeedWindow =>
   w !== null && w !== UNAVAILABLE && w.fetchedAt > p.newerThan && w.headNumber >= p.minHeadNumber
 
-const usable = (p: SharedReadParams, w: FeeWindow | null | Unavailable): w is FeeWindow => newer(p, w) && p.isFresh(w)
+const usable = (p: SharedReadParams, w: FeedWindow | null | Unavailable): w is FeedWindow => newer(p, w) && p.isFresh(w)
 
 /** Another machine's clock may run ahead: a window never counts as read later than now here. */
-const joined = (w: FeeWindow) => ({ window: { ...w, fetchedAt: Math.min(w.fetchedAt, Date.now()) }, source: 'joined' as const })
+const joined = (w: FeedWindow) => ({ window: { ...w, fetchedAt: Math.min(w.fetchedAt, Date.now()) }, source: 'joined' as const })
 
 /**
  * Without a read, the newest window known: the published one when it is newer than ours, else the
  * one held (none: undefined), with the group's read starts the published window carries.
  */
-function newestKnown(p: SharedReadParams, published: FeeWindow | null): SharedReadResult | undefined {
+function newestKnown(p: SharedReadParams, published: FeedWindow | null): SharedReadResult | undefined {
   const groupStarts = published?.readStarts ?? []
   if (newer(p, published)) return { ...joined(published), source: 'ceiling', groupStarts }
   if (p.held) return { window: p.held, source: 'ceiling', groupStarts }
@@ -105,7 +105,7 @@ export async function readThroughSharedStore(p: SharedReadParams): Promise<Share
         const again = await p.store.get(p.chainId)
         if (usable(p, again)) return joined(again)
         // (usable's type guard narrows `again` to no window at all here: a stale or older one is still one)
-        const published = again === UNAVAILABLE ? null : (again as FeeWindow | null)
+        const published = again === UNAVAILABLE ? null : (again as FeedWindow | null)
         if (p.mayRead && !p.mayRead(published)) {
           // the group has read as often as the ceiling allows in this period: the newest window known
           const turnedAway = newestKnown(p, published)
@@ -119,7 +119,7 @@ export async function readThroughSharedStore(p: SharedReadParams): Promise<Share
       }
     }
     // (as above: a published window that is not usable is still one)
-    if (Date.now() >= deadline) return newestKnown(p, published as FeeWindow | null) ?? { window: await p.read(), source: 'local' }
+    if (Date.now() >= deadline) return newestKnown(p, published as FeedWindow | null) ?? { window: await p.read(), source: 'local' }
     await sleep(p.pollMs ?? 20)
   }
 }

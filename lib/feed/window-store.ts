@@ -1,7 +1,7 @@
 import 'server-only'
 import { unstable_cache } from 'next/cache'
-import { ceilingAllowsAt } from '../core/contract/freshness'
-import type { FeeWindow } from '../core/types'
+import { ceilingAllowsAt } from './ceiling'
+import type { FeedWindow } from './feed-window'
 import { processSingleton } from '../runtime/process-singleton'
 import { getSharedWindow, lockChainRead, putSharedWindow, unlockChainRead } from '../store/store'
 import { INSTANCE_LOCAL_TAG } from '../store/next-cache-handler.mjs'
@@ -19,15 +19,15 @@ import { readThroughSharedStore, type SharedReadResult, type SharedReadSource } 
  */
 export type WindowStore = {
   /** The window this process holds (memory), or undefined. */
-  held(): FeeWindow | undefined
+  held(): FeedWindow | undefined
   /** Holds `window` when it is newer than the one held; returns whether it did. */
-  hold(window: FeeWindow): boolean
+  hold(window: FeedWindow): boolean
   /**
    * A window through the layers below memory: one a layer holds that `accept` takes, else
    * `read(published)` (the upstream read; `published`: a newer window another instance published,
    * no longer fresh, that the read timing continues from). The result is held.
    */
-  load(accept: (w: FeeWindow) => boolean, read: (published?: FeeWindow) => Promise<FeeWindow>): Promise<LoadResult>
+  load(accept: (w: FeedWindow) => boolean, read: (published?: FeedWindow) => Promise<FeedWindow>): Promise<LoadResult>
 }
 
 /** Where a load's window came from: the upstream read here, another instance's read, or, under the group's read ceiling, the newest window known. */
@@ -37,12 +37,12 @@ export type LoadSource = SharedReadSource | 'cache'
 export type LoadResult = Omit<SharedReadResult, 'source'> & { source: LoadSource }
 
 /** One layer below memory. */
-export type WindowLayer = (accept: (w: FeeWindow) => boolean, next: (published?: FeeWindow) => Promise<LoadResult>) => Promise<LoadResult>
+export type WindowLayer = (accept: (w: FeedWindow) => boolean, next: (published?: FeedWindow) => Promise<LoadResult>) => Promise<LoadResult>
 
 /** A store of the given layers below process memory (none: memory alone). */
 export function layeredStore(layers: readonly WindowLayer[]): WindowStore {
-  let held: FeeWindow | undefined
-  const hold = (w: FeeWindow) => {
+  let held: FeedWindow | undefined
+  const hold = (w: FeedWindow) => {
     if (held && w.fetchedAt <= held.fetchedAt) return false
     held = w
     return true
@@ -51,8 +51,8 @@ export function layeredStore(layers: readonly WindowLayer[]): WindowStore {
     held: () => held,
     hold,
     async load(accept, read) {
-      const bottom = async (published?: FeeWindow): Promise<LoadResult> => ({ window: await read(published), source: 'local' })
-      const chain = layers.reduceRight<(published?: FeeWindow) => Promise<LoadResult>>((next, layer) => () => layer(accept, next), bottom)
+      const bottom = async (published?: FeedWindow): Promise<LoadResult> => ({ window: await read(published), source: 'local' })
+      const chain = layers.reduceRight<(published?: FeedWindow) => Promise<LoadResult>>((next, layer) => () => layer(accept, next), bottom)
       const result = await chain()
       hold(result.window)
       return result
@@ -60,10 +60,10 @@ export function layeredStore(layers: readonly WindowLayer[]): WindowStore {
   }
 }
 
-/** Bump when FeeWindow's shape changes, so old Data Cache entries are not read. */
+/** Bump when FeedWindow's shape changes, so old Data Cache entries are not read. */
 const CACHE_VERSION = 'fee-window-v5'
 
-type CachedLoader = () => Promise<FeeWindow>
+type CachedLoader = () => Promise<FeedWindow>
 const dataCacheReaders = processSingleton('data-cache-readers', () => new Map<string, { read: CachedLoader; current?: CachedLoader }>())
 
 /**
@@ -110,7 +110,7 @@ export function dataCacheLayer(chainId: number, scope: string, revalidateSeconds
 export function redisLayer(params: {
   chainId: number
   scope: string
-  held: () => FeeWindow | undefined
+  held: () => FeedWindow | undefined
   periodMs: () => number
   now: () => number
   /** MAX_STALE_SECONDS, ms: a held window older than this is not handed back in place of a read. */

@@ -5,8 +5,9 @@
  * after it started. Deterministic (seeded), so a failure replays.
  * Used by tests/unit/feed/read-phase.test.ts and by `npm run bench:read-timing`.
  */
-import { ceilingAllowsAt, MAX_PERIOD_MS, MIN_PERIOD_MS, periodOf } from '../../lib/core/contract/freshness'
-import type { ReadPhase } from '../../lib/core/types'
+import { MAX_PERIOD_MS, MIN_PERIOD_MS, periodOf } from '../../lib/core/contract/freshness'
+import { ceilingAllowsAt } from '../../lib/feed/ceiling'
+import type { ReadPhase } from '../../lib/feed/feed-window'
 import { nextRead } from '../../lib/feed/read-timing'
 
 /** The feed's bounds on the read period (lib/core/contract/freshness.ts: 1 s to 60 s). */

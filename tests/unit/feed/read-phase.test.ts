@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { MAX_READS_PER_PERIOD } from '@/lib/core/contract/freshness'
+import { MAX_READS_PER_PERIOD } from '@/lib/feed/ceiling'
 import { createRandom } from '@/scripts/devnet/traffic-model'
 import { at } from '../../support/at'
-import type { ReadPhase } from '@/lib/core/types'
+import type { ReadPhase } from '@/lib/feed/feed-window'
 import { nextRead, paceOf } from '@/lib/feed/read-timing'
 import {
   driftingChain,
