@@ -1,4 +1,4 @@
-// npm run bench:read-timing: the feed's read timing (lib/feed/read-timing.ts nextRead) on simulated chains
+// npm run bench:read-timing: the feed's read timing (lib/feed/read-timing/next-read.ts nextRead) on simulated chains
 // (scripts/bench/read-timing.ts): reads per block, skipped blocks, how soon after a block reaches the
 // node it is read, and how often the window is more than one block behind.
 import { coldStart, readTimingCases, runCase } from './bench/read-timing'

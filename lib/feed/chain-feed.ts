@@ -8,7 +8,8 @@ import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../core/con
 import { withDeadline } from '../runtime/deadline'
 import { count, observeSeconds } from '../metrics/registry'
 import type { ReadFeeWindowParameters } from '../upstream/read-fee-window'
-import { nextRead } from './read-timing'
+import { WallPace } from './read-timing/wall-pace'
+import { nextRead } from './read-timing/next-read'
 import { backoffMs, decide } from './rules'
 import type { LoadResult, WindowStore } from './window-store'
 
@@ -45,7 +46,7 @@ export type ChainFeedParts = {
   behind?: (task: Promise<unknown>) => void
   /** Whether loads are counted in gas_api_shared_reads_total by their source (with REDIS_URL). */
   countSources?: boolean
-  /** The read timing (lib/feed/read-timing.ts nextRead; another plan in tests of the ceiling). */
+  /** The read timing (lib/feed/read-timing/next-read.ts nextRead; another plan in tests of the ceiling). */
   plan?: typeof nextRead
 }
 
@@ -74,7 +75,7 @@ function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefine
 /**
  * One chain's feed: it owns the chain's state (the window held, the read under way, the last
  * failure), the freshness decision (lib/feed/rules.ts decide, pure), the upstream read and its timing
- * (lib/feed/read-timing.ts nextRead, pure), the warm period, the read ceiling, and publishing (its
+ * (lib/feed/read-timing/next-read.ts nextRead, pure), the warm period, the read ceiling, and publishing (its
  * subscribers, and through its store the other instances).
  *
  * - A request answers from the window held while it is fresh (until its next read is due).
@@ -101,10 +102,8 @@ export class ChainFeed {
    * holding the lock), the timer tries again no sooner than this: a quarter of the period later.
    */
   private turnedAwayUntil = Number.NEGATIVE_INFINITY
-  /** When this process first held each of the last heads (a head, ms since the epoch): the chain's wall-clock pace. */
-  private arrivals: { head: number; at: number }[] = []
-  /** The median wall time per block between those heads (at least 5 of them), ms: computed when a head is taken, not per request. */
-  private wallPaceMs?: number
+  /** The chain's pace on the wall clock, from when this process first held each head. */
+  private readonly wallPace = new WallPace()
   private warmUntil = Number.NEGATIVE_INFINITY
   private readonly listeners = new Set<() => void>()
   private timer?: { handle: ReturnType<typeof setTimeout>; at: number }
@@ -139,7 +138,8 @@ export class ChainFeed {
    */
   ceilingPeriodMs(window = this.held()): number {
     const period = this.periodMs(window)
-    return this.wallPaceMs === undefined ? period : Math.max(period, periodOf(this.wallPaceMs))
+    const pace = this.wallPace.ms
+    return pace === undefined ? period : Math.max(period, periodOf(pace))
   }
 
   /**
@@ -312,7 +312,7 @@ export class ChainFeed {
           // turned away by the group's ceiling: its reads count here too, so the next try waits for
           // the period the group's ceiling allows (another machine's clock never puts one ahead of now)
           if (groupStarts) this.noteStarts(groupStarts.map((t) => Math.min(t, this.now())))
-          this.noteArrival(window)
+          this.wallPace.note(window.headNumber, this.now())
           // the window held, handed back under the ceiling, is no news and ends no failure: nothing
           // was read. A newer one (read here, or by another instance) is, and does
           if (window.fetchedAt <= (before?.fetchedAt ?? Number.NEGATIVE_INFINITY)) {
@@ -341,22 +341,6 @@ export class ChainFeed {
   /** Adds read starts (ours, or the group's) to those the ceiling counts: the newest, each once. */
   private noteStarts(starts: readonly number[]): void {
     this.starts = [...new Set([...this.starts, ...starts])].sort((a, b) => a - b).slice(-MAX_READS_PER_PERIOD)
-  }
-
-  /** Records when this process first held a new head (the last 33 heads: the pace over 32 blocks). */
-  private noteArrival(window: FeedWindow): void {
-    const last = this.arrivals.at(-1)
-    if (last && window.headNumber <= last.head) return
-    // a head far ahead of the last (the chain paused, or this process was not asked) starts over
-    if (last && window.headNumber - last.head > 8) this.arrivals = []
-    this.arrivals = [...this.arrivals, { head: window.headNumber, at: this.now() }].slice(-33)
-    // the median of the per-block gaps: a pause in between (a devnet that stopped for a while) is one
-    // gap, and does not stretch the period the way the mean over the span would
-    const gaps = this.arrivals
-      .slice(1)
-      .map((a, i) => (a.at - this.arrivals[i]!.at) / (a.head - this.arrivals[i]!.head))
-      .sort((x, y) => x - y)
-    this.wallPaceMs = this.arrivals.length < 5 ? undefined : gaps[Math.floor(gaps.length / 2)]
   }
 
   private fail(err: unknown): void {

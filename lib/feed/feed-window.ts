@@ -7,14 +7,14 @@ import type { FeeWindow } from '../core/types'
  */
 export type FeedWindow = FeeWindow & {
   /**
-   * When the next read is due, ms since the epoch: set by the feed when it reads (lib/feed/read-timing.ts
+   * When the next read is due, ms since the epoch: set by the feed when it reads (lib/feed/read-timing/next-read.ts
    * nextRead, timed on the chain's blocks), and carried with the window to the other instances.
    * Optional, so no cache or store version bump: a window without it (from an older instance) is
    * fresh for one period after it was read, the rule before.
    */
   nextReadAt?: number
   /**
-   * The read timing's state after this read (lib/feed/read-timing.ts nextRead), carried with the window so
+   * The read timing's state after this read (lib/feed/read-timing/next-read.ts nextRead), carried with the window so
    * that whichever instance reads next continues from it (it includes when this read started).
    */
   readPhase?: ReadPhase
@@ -27,7 +27,7 @@ export type FeedWindow = FeeWindow & {
 }
 
 /**
- * The read timing's state (lib/feed/read-timing.ts nextRead): where the held head's slot is on the
+ * The read timing's state (lib/feed/read-timing/next-read.ts nextRead): where the held head's slot is on the
  * clock the reads are timed on, and how long after a slot its block reaches the node (an upper
  * envelope learned from the reads themselves). A node's constant clock skew (a replay node serving
  * old timestamps) is inside the envelope and cancels out. Carried as JSON: nextRead starts over from

@@ -1,5 +1,5 @@
 /**
- * A simulated chain read by the feed's read timing (lib/feed/read-timing.ts nextRead): each read
+ * A simulated chain read by the feed's read timing (lib/feed/read-timing/next-read.ts nextRead): each read
  * starts when the last plan says (never earlier than the feed's read ceiling allows), the node
  * answers halfway through with its newest block that has reached it, and the read ends a round trip
  * after it started. Deterministic (seeded), so a failure replays.
@@ -8,7 +8,7 @@
 import { MAX_PERIOD_MS, MIN_PERIOD_MS, periodOf } from '../../lib/core/contract/freshness'
 import { ceilingAllowsAt } from '../../lib/feed/ceiling'
 import type { ReadPhase } from '../../lib/feed/feed-window'
-import { nextRead } from '../../lib/feed/read-timing'
+import { nextRead } from '../../lib/feed/read-timing/next-read'
 
 /** The feed's bounds on the read period (lib/core/contract/freshness.ts: 1 s to 60 s). */
 export const READ_BOUNDS = { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS }

@@ -125,7 +125,7 @@ describe('two instances, one Redis', () => {
         expect(value ?? '', key).not.toContain('baseFeePerGas')
       }
       // the published window carries when its next read is due and the read timing's state, so the
-      // instance that reads next continues from it (lib/feed/read-timing.ts nextRead)
+      // instance that reads next continues from it (lib/feed/read-timing/next-read.ts nextRead)
       const [windowKey] = await redisKeys('gas-api:v4:window:*')
       const published = JSON.parse((await c.get(windowKey!)) ?? 'null') as {
         fetchedAt: number

@@ -143,7 +143,7 @@ describe('GET /networks/{chainId}/stream', () => {
         0,
       )
       // one event per new block (the feed reads each new block once, timed on the chain's blocks:
-      // lib/feed/read-timing.ts nextRead); the block numbers only go up, never the same block twice
+      // lib/feed/read-timing/next-read.ts nextRead); the block numbers only go up, never the same block twice
       // with the same staleness. The timing's first probes, a few blocks after the feed's cold start,
       // may come early and let one block go by, so blocks are checked from the 8th after the first event
       const fromBlock = fees(first).blockNumber + 8
@@ -177,7 +177,7 @@ describe('GET /networks/{chainId}/stream', () => {
     const endBlock = Math.max(...streams.map((s) => fees(s.events.filter(isFees).at(-1)!).blockNumber))
     // one read per new block, whatever the number of streams (+1: a read may be under way at either
     // end of the period; +1: a probe of the block's arrival that came too early and was read again,
-    // about one per 64 blocks: lib/feed/read-timing.ts nextRead)
+    // about one per 64 blocks: lib/feed/read-timing/next-read.ts nextRead)
     expect(reads).toBeLessThanOrEqual(endBlock - startBlock + 2)
     expect(reads).toBeGreaterThan(0)
     // every stream got one event for each block of the period

@@ -16,7 +16,7 @@ export function periodOf(blockIntervalMs: number): number {
 }
 
 /**
- * A window's next read (lib/feed/read-timing.ts) is trusted up to this many periods after the window
+ * A window's next read (lib/feed/read-timing/next-read.ts) is trusted up to this many periods after the window
  * was read. The read timing never plans one later than a period after a read (a wall-clock step on a
  * drifting devnet), so this bound only stops a window from elsewhere (another instance's clock, an
  * older phase) from staying fresh too long. One period was too tight: the wall-clock pace measured

@@ -3,7 +3,7 @@ import { MAX_READS_PER_PERIOD } from '@/lib/feed/ceiling'
 import { createRandom } from '@/scripts/devnet/traffic-model'
 import { at } from '../../support/at'
 import type { ReadPhase } from '@/lib/feed/feed-window'
-import { nextRead, paceOf } from '@/lib/feed/read-timing'
+import { nextRead, paceOf } from '@/lib/feed/read-timing/next-read'
 import {
   driftingChain,
   irregularChain,

@@ -3,7 +3,7 @@
  * each new block is read once, soon after it reaches the node. No I/O, no timers: the chain's feed
  * (lib/feed/chain-feed.ts) keeps the returned phase and arms its timer on the returned time.
  */
-import type { ReadPhase } from './feed-window'
+import type { ReadPhase } from '../feed-window'
 
 /** One finished read, as the phase needs it. */
 export type ReadOutcome = {
