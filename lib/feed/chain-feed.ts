@@ -305,6 +305,7 @@ export class ChainFeed {
         // ours (another instance's node may lag), and fresh
         (w) => w.fetchedAt > (before?.fetchedAt ?? 0) && w.headNumber >= (before?.headNumber ?? 0) && this.now() < this.freshUntil(w),
         (published) => this.readUpstream(published),
+        { periodMs: this.periodMs(), ceilingPeriodMs: this.ceilingPeriodMs() },
       )
       .then(
         ({ window, source, groupStarts }: LoadResult) => {

@@ -53,25 +53,19 @@ export function chainFeed(chain: ChainConfig, settings: FeedsSettings): ChainFee
       feeds.delete(key)
     }
   }
-  // the layers ask the feed (declared below) for its window and period only once it exists
-  const held = () => feed.held()
-  const periodMs = () => feed.periodMs()
-  const ceilingPeriodMs = () => feed.ceilingPeriodMs()
-  const layers: WindowLayer[] = [dataCacheLayer(chain.id, scope, () => Math.ceil(periodMs() / 1000))]
+  const layers: WindowLayer[] = [dataCacheLayer(chain.id, scope)]
   if (settings.sharedStore) {
     layers.push(
       redisLayer({
         chainId: chain.id,
         scope,
-        held,
-        periodMs: ceilingPeriodMs,
         now: () => Date.now(),
         maxStaleMs: settings.maxStaleMs,
         publishTtlMs: settings.maxStaleMs + 60_000,
         lockMs: settings.rpcTimeoutMs + 1_000,
         // well inside the request's own RPC_TIMEOUT_MS, so a waiter whose leader died (or whose lock
         // was never released) still has time for its own read
-        waitMs: () => Math.min(settings.rpcTimeoutMs / 3, 2 * periodMs()),
+        waitMs: (periodMs) => Math.min(settings.rpcTimeoutMs / 3, 2 * periodMs),
       }),
     )
   }

@@ -27,8 +27,19 @@ export type WindowStore = {
    * `read(published)` (the upstream read; `published`: a newer window another instance published,
    * no longer fresh, that the read timing continues from). The result is held.
    */
-  load(accept: (w: FeedWindow) => boolean, read: (published?: FeedWindow) => Promise<FeedWindow>): Promise<LoadResult>
+  load(accept: (w: FeedWindow) => boolean, read: (published?: FeedWindow) => Promise<FeedWindow>, timing: LoadTiming): Promise<LoadResult>
 }
+
+/** The chain's periods as the feed knows them when it loads, ms: the layers need them, and ask nobody. */
+export type LoadTiming = {
+  /** The chain's period (its block interval within [1 s, 60 s]). */
+  periodMs: number
+  /** The read ceiling's period (the period, or the chain's slower wall-clock pace). */
+  ceilingPeriodMs: number
+}
+
+/** What a layer is given with each load: the window held in memory, and the chain's periods. */
+export type LoadContext = LoadTiming & { held: FeedWindow | undefined }
 
 /** Where a load's window came from: the upstream read here, another instance's read, or, under the group's read ceiling, the newest window known. */
 export type LoadSource = SharedReadSource | 'cache'
@@ -37,7 +48,11 @@ export type LoadSource = SharedReadSource | 'cache'
 export type LoadResult = Omit<SharedReadResult, 'source'> & { source: LoadSource }
 
 /** One layer below memory. */
-export type WindowLayer = (accept: (w: FeedWindow) => boolean, next: (published?: FeedWindow) => Promise<LoadResult>) => Promise<LoadResult>
+export type WindowLayer = (
+  accept: (w: FeedWindow) => boolean,
+  next: (published?: FeedWindow) => Promise<LoadResult>,
+  ctx: LoadContext,
+) => Promise<LoadResult>
 
 /** A store of the given layers below process memory (none: memory alone). */
 export function layeredStore(layers: readonly WindowLayer[]): WindowStore {
@@ -50,9 +65,13 @@ export function layeredStore(layers: readonly WindowLayer[]): WindowStore {
   return {
     held: () => held,
     hold,
-    async load(accept, read) {
+    async load(accept, read, timing) {
+      const ctx: LoadContext = { ...timing, held }
       const bottom = async (published?: FeedWindow): Promise<LoadResult> => ({ window: await read(published), source: 'local' })
-      const chain = layers.reduceRight<(published?: FeedWindow) => Promise<LoadResult>>((next, layer) => () => layer(accept, next), bottom)
+      const chain = layers.reduceRight<(published?: FeedWindow) => Promise<LoadResult>>(
+        (next, layer) => () => layer(accept, next, ctx),
+        bottom,
+      )
       const result = await chain()
       hold(result.window)
       return result
@@ -68,14 +87,15 @@ const dataCacheReaders = processSingleton('data-cache-readers', () => new Map<st
 
 /**
  * The Next Data Cache layer for one chain and source (`scope`: lib/feed/feeds.ts sourceScope), its
- * entries revalidated after `revalidateSeconds()`. Tagged instance-local: with REDIS_URL the cache
+ * entries revalidated after the chain's period (whole seconds, rounded up). Tagged instance-local: with REDIS_URL the cache
  * handler keeps these entries in memory (the window reaches the other instances through the Redis
  * layer), so each window is written to Redis once. unstable_cache answers a stale entry at once and
  * revalidates behind it: such an entry is not accepted, and the load joins the revalidation's read.
  */
-export function dataCacheLayer(chainId: number, scope: string, revalidateSeconds: () => number): WindowLayer {
-  return async (accept, next) => {
-    const id = `${chainId}:${revalidateSeconds()}:${scope}`
+export function dataCacheLayer(chainId: number, scope: string): WindowLayer {
+  return async (accept, next, ctx) => {
+    const revalidate = Math.ceil(ctx.periodMs / 1000)
+    const id = `${chainId}:${revalidate}:${scope}`
     let entry = dataCacheReaders.get(id)
     if (!entry) {
       const slot: { read: CachedLoader; current?: CachedLoader } = {
@@ -83,7 +103,7 @@ export function dataCacheLayer(chainId: number, scope: string, revalidateSeconds
         read: unstable_cache(
           () => (slot.current ? slot.current() : Promise.reject(new Error('no load under way'))),
           [CACHE_VERSION, scope, String(chainId)],
-          { revalidate: revalidateSeconds(), tags: [CACHE_VERSION, INSTANCE_LOCAL_TAG] },
+          { revalidate, tags: [CACHE_VERSION, INSTANCE_LOCAL_TAG] },
         ),
       }
       dataCacheReaders.set(id, (entry = slot))
@@ -110,8 +130,6 @@ export function dataCacheLayer(chainId: number, scope: string, revalidateSeconds
 export function redisLayer(params: {
   chainId: number
   scope: string
-  held: () => FeedWindow | undefined
-  periodMs: () => number
   now: () => number
   /** MAX_STALE_SECONDS, ms: a held window older than this is not handed back in place of a read. */
   maxStaleMs: number
@@ -119,10 +137,11 @@ export function redisLayer(params: {
   publishTtlMs: number
   /** The lock's longest hold and the longest wait for another instance's read, ms. */
   lockMs: number
-  waitMs: () => number
+  /** How long to wait for another instance's read, ms, for the chain's period. */
+  waitMs: (periodMs: number) => number
 }): WindowLayer {
-  return async (accept, next) => {
-    const held = params.held()
+  return async (accept, next, ctx) => {
+    const held = ctx.held
     const result = await readThroughSharedStore({
       store: {
         get: (chainId) => getSharedWindow(chainId, params.scope),
@@ -141,7 +160,7 @@ export function redisLayer(params: {
         return (
           ceilingAllowsAt(
             (published?.readStarts ?? []).map((t) => Math.min(t, now)),
-            params.periodMs(),
+            ctx.ceilingPeriodMs,
           ) <= now
         )
       },
@@ -149,7 +168,7 @@ export function redisLayer(params: {
       ...(held && params.now() - held.fetchedAt <= params.maxStaleMs ? { held } : {}),
       publishTtlMs: params.publishTtlMs,
       lockMs: params.lockMs,
-      waitMs: params.waitMs(),
+      waitMs: params.waitMs(ctx.periodMs),
     })
     return result
   }
