@@ -4,7 +4,8 @@ import { getServerEnv } from '../env'
 import { assessReadiness, describeUnready } from './readiness'
 import type { NotReadyBody, ReadyBody } from '../core/contract/schemas'
 import { errorJson } from './error-body'
-import { requireIdentity, toErrorResponse } from './respond'
+import { toErrorResponse } from './error-answers'
+import { requireIdentity } from './guard'
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }
 

@@ -6,7 +6,7 @@ import { metricsContentType, renderMetrics } from '../metrics/registry'
 import { verifyBearer } from '../auth/bearer'
 import { getServerEnv } from '../env'
 import { BEARER_CHALLENGE, errorJson } from './error-body'
-import { toErrorResponse } from './respond'
+import { toErrorResponse } from './error-answers'
 import { openStreams } from './stream'
 
 /** The /metrics body: the counters, each cached chain's data age, head age and block, and with REDIS_URL the shared store's state. */

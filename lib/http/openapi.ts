@@ -37,7 +37,7 @@ import { REPLACEMENT_QUERY_PARAMETERS } from './replacement-query'
  * and pages use (lib/core/contract/schemas.ts, through z.toJSONSchema with the JSON Schema 2020-12 target,
  * which is OpenAPI 3.1's schema dialect), never written by hand. Pure: no configuration, no request;
  * the same document on every instance. The statuses and headers below are the ones
- * lib/http/respond.ts (toErrorResponse, freshnessHeaders), lib/http/stream.ts, lib/http/health.ts,
+ * lib/http/error-answers.ts (toErrorResponse), lib/http/freshness-headers.ts, lib/http/stream.ts, lib/http/health.ts,
  * lib/http/metrics.ts and middleware.ts answer with; the contract test checks every answer of the
  * integration suite against this document (tests/support/contract.ts).
  */
@@ -193,7 +193,7 @@ const errors = (...names: (keyof typeof RESPONSES)[]) => Object.fromEntries(name
 const API_ERRORS = ['Unauthorized', 'TooManyRequests', 'ServiceUnavailable', 'InternalServerError'] as const
 const CHAIN_ERRORS = ['BadRequest', ...API_ERRORS, 'BadGateway'] as const
 
-/** OPTIONS and the write methods of a read-only route (lib/http/respond.ts readOnlyRoute). */
+/** OPTIONS and the write methods of a read-only route (lib/http/routes.ts readOnlyRoute). */
 function readOnlyMethods(tag: string): Json {
   const write = {
     tags: [tag],

@@ -7,7 +7,8 @@ import { getServerEnv } from '../env'
 import { getFeeReport, watchChain } from '../fees'
 import { count } from '../metrics/registry'
 import { parseChainId } from './chain-id'
-import { errorStatus, guarded, toErrorResponse, type RouteContext } from './respond'
+import { errorStatus, toErrorResponse } from './error-answers'
+import { guarded, type RouteContext } from './guard'
 
 /**
  * GET /networks/{chainId}/stream: Server-Sent Events, one `fees` event per new window.

@@ -1,6 +1,6 @@
 /**
  * Error classes the service raises. Each has a `name`, a short message fit for clients (no URLs,
- * no secrets) and an optional `cause`. Only `toErrorResponse` (lib/http/respond.ts) turns them
+ * no secrets) and an optional `cause`. Only `toErrorResponse` (lib/http/error-answers.ts) turns them
  * into statuses.
  */
 

@@ -35,9 +35,9 @@ describe('handlers fail closed', () => {
   test("error: a request that reaches a handler without the middleware's identity is 401, before any work", async () => {
     process.env.API_KEYS = SETTING
     process.env.METRICS_TOKEN = 'metrics-token-of-the-unit-test'
-    const { feeRoute } = await import('@/lib/http/respond')
+    const { apiRoute } = await import('@/lib/http/routes')
     const { metricsResponse } = await import('@/lib/http/metrics')
-    const { GET } = feeRoute('busyThreshold')
+    const { GET } = apiRoute('busyThreshold')
     const context = { params: Promise.resolve({ chainId: '1' }) }
     const cases: Record<string, string>[] = [
       {},

@@ -1,6 +1,6 @@
 // Any other path under /networks/[chainId]/ – a JSON 404 naming the chain's endpoints
 import { NotFoundError } from '@/lib/core/contract/errors'
-import { toErrorResponse } from '@/lib/http/respond'
+import { toErrorResponse } from '@/lib/http/error-answers'
 
 export const dynamic = 'force-dynamic'
 

@@ -1,6 +1,6 @@
 // GET /networks/[chainId]/baseFeeHistory – the base fees of the last 500 blocks, oldest first, in gwei
-import { feeRoute } from '@/lib/http/respond'
+import { apiRoute } from '@/lib/http/routes'
 
 export const dynamic = 'force-dynamic'
 
-export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = feeRoute('baseFeeHistory')
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = apiRoute('baseFeeHistory')

@@ -1,6 +1,6 @@
 // GET /networks/[chainId]/busyThreshold – the 90th-percentile base fee of the last 500 blocks, in gwei
-import { feeRoute } from '@/lib/http/respond'
+import { apiRoute } from '@/lib/http/routes'
 
 export const dynamic = 'force-dynamic'
 
-export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = feeRoute('busyThreshold')
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = apiRoute('busyThreshold')

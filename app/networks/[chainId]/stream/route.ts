@@ -1,18 +1,11 @@
 // GET /networks/[chainId]/stream – Server-Sent Events: `event: fees` with `id: <block>` and the four
 // endpoints' bodies for that block, at once and on every new window; `event: error` while the upstream
 // fails. Streams add no upstream reads (lib/http/stream.ts).
-import { methodNotAllowed, options } from '@/lib/http/respond'
-import { streamGET, streamHEAD } from '@/lib/http/stream'
+import { apiRoute } from '@/lib/http/routes'
 
 export const dynamic = 'force-dynamic'
 // Vercel ends a function after maxDuration; the server ends each stream before it (STREAM_MAX_SECONDS,
 // default 280) and the client reconnects
 export const maxDuration = 300
 
-export const GET = streamGET
-export const HEAD = streamHEAD
-export const OPTIONS = options
-export const POST = methodNotAllowed
-export const PUT = methodNotAllowed
-export const PATCH = methodNotAllowed
-export const DELETE = methodNotAllowed
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiRoute('stream')

@@ -1,6 +1,6 @@
 // GET /networks/[chainId]/suggestedGasFees – EIP-1559 fee suggestions for the low, medium and high urgency levels
-import { feeRoute } from '@/lib/http/respond'
+import { apiRoute } from '@/lib/http/routes'
 
 export const dynamic = 'force-dynamic'
 
-export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = feeRoute('suggestedGasFees')
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = apiRoute('suggestedGasFees')

@@ -1,7 +1,7 @@
 // GET /networks/[chainId]/transactionCost?gas=…[&txBytes=… | &tx=0x…] – a transaction's whole cost per level,
 // the L1 data fee and operator fee of L2s included
-import { transactionCostRoute } from '@/lib/http/respond'
+import { apiRoute } from '@/lib/http/routes'
 
 export const dynamic = 'force-dynamic'
 
-export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = transactionCostRoute()
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = apiRoute('transactionCost')

@@ -17,7 +17,7 @@ import {
 } from '@/lib/core/contract/errors'
 import { ConfigError } from '@/lib/env'
 import { ErrorBodySchema } from '@/lib/core/contract/schemas'
-import { toErrorResponse } from '@/lib/http/respond'
+import { toErrorResponse } from '@/lib/http/error-answers'
 
 describe('toErrorResponse', () => {
   test('error: an EIP-1559 endpoint of a chain without EIP-1559 is 400', async () => {

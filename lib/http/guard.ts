@@ -1,0 +1,45 @@
+import 'server-only'
+import { IDENTITY_HEADER, verifyIdentity } from '../auth/identity'
+import { getApiKeysSetting } from '../env'
+import { UnauthenticatedError } from '../core/contract/errors'
+import { consumeRateLimit } from '../ratelimit'
+import { toErrorResponse } from './error-answers'
+import { observe } from './observe'
+
+export type RouteContext = { params: Promise<{ chainId: string }> }
+
+/**
+ * The API key the middleware verified, from its signed header. Fails closed: a request that reached a
+ * handler any other way (no header, or one the client made up) is refused.
+ * @throws UnauthenticatedError (401)
+ */
+export async function requireIdentity(request: Request): Promise<string> {
+  const key = await verifyIdentity(request.headers.get(IDENTITY_HEADER), getApiKeysSetting())
+  if (key === null) throw new UnauthenticatedError()
+  return key
+}
+
+/**
+ * What every API answer shares: the identity check and the rate limit first, then `answer`; an error
+ * becomes its status and JSON body; the rate-limit headers and the log line go on either.
+ */
+export async function guarded(
+  route: string,
+  request: Request,
+  answer: (ctx: { key: string; setChain(chainId: string): void }) => Promise<Response>,
+): Promise<Response> {
+  const started = performance.now()
+  let limits: Record<string, string> = {}
+  let chainId: string | undefined
+  let key: string | undefined
+  let res: Response
+  try {
+    key = await requireIdentity(request)
+    limits = await consumeRateLimit(key)
+    res = await answer({ key, setChain: (c) => (chainId = c) })
+  } catch (err) {
+    res = toErrorResponse(err)
+  }
+  for (const [k, v] of Object.entries(limits)) res.headers.set(k, v)
+  return observe(route, request, started, res, chainId, key)
+}

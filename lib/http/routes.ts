@@ -1,0 +1,128 @@
+import 'server-only'
+import {
+  getAccuracyReport,
+  getBlobFees,
+  getFeeReport,
+  getGasPrices,
+  getReplacementFees,
+  getTransactionCost,
+  supportedChainNames,
+  supportedNetworks,
+  type Endpoint,
+  type ReportMeta,
+} from '../fees'
+import { MethodNotAllowedError } from '../core/contract/errors'
+import { parseChainId } from './chain-id'
+import { ALLOWED_METHODS, toErrorResponse } from './error-answers'
+import { freshnessHeaders } from './freshness-headers'
+import { guarded, type RouteContext } from './guard'
+import { observe } from './observe'
+import { parseReplacementQuery } from './replacement-query'
+import { streamGET, streamHEAD } from './stream'
+import { parseTransactionCostQuery } from './transaction-cost-query'
+
+/** What an endpoint answers for a chain (and the request's query): its body and the meta of the window it comes from. */
+type Load = (chainId: number, query: URLSearchParams) => Promise<{ body: string; meta: ReportMeta }>
+
+/** The loader of one fee endpoint: its part of the chain's report (serialised once per block). */
+const reportPart =
+  (endpoint: Endpoint): Load =>
+  async (chainId) => {
+    const { bodies, meta } = await getFeeReport(chainId)
+    return { body: bodies[endpoint], meta }
+  }
+
+/** A GET handler for one chain's endpoint: parse the chain id, answer the loader's body with the window's headers. */
+function jsonEndpoint(route: string, load: Load) {
+  return (request: Request, context: RouteContext): Promise<Response> =>
+    guarded(route, request, async ({ setChain }) => {
+      const chainId = (await context.params).chainId
+      setChain(chainId)
+      const { body, meta } = await load(parseChainId(chainId), new URL(request.url).searchParams)
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...freshnessHeaders(meta) } })
+    })
+}
+
+/** 405 for the write methods (the API is read-only), with Allow. */
+export function methodNotAllowed(request: Request): Response {
+  return observe('method-not-allowed', request, performance.now(), toErrorResponse(new MethodNotAllowedError(request.method)))
+}
+
+/** OPTIONS: 204 with Allow (Next's default would list the 405 handlers too). */
+export function options(): Response {
+  return new Response(null, { status: 204, headers: { allow: ALLOWED_METHODS } })
+}
+
+/** Every method of a read-only route: GET answers, OPTIONS lists, writes get 405. */
+function readOnlyRoute<G>(GET: G) {
+  return {
+    GET,
+    OPTIONS: options,
+    POST: methodNotAllowed,
+    PUT: methodNotAllowed,
+    PATCH: methodNotAllowed,
+    DELETE: methodNotAllowed,
+  }
+}
+
+/**
+ * A GET handler for an answer about the service rather than one chain (the /v1 catalogue), with the
+ * same identity check, rate limit, errors and log line; cacheable for a minute (the configuration
+ * changes only with a restart).
+ */
+function catalogEndpoint(route: string, body: () => unknown) {
+  return (request: Request): Promise<Response> =>
+    guarded(
+      route,
+      request,
+      async () =>
+        new Response(JSON.stringify(body()), {
+          status: 200,
+          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, max-age=60' },
+        }),
+    )
+}
+
+/** The loader of each JSON endpoint of one chain, by the route's name (also its metrics label). */
+const CHAIN_ENDPOINTS = {
+  suggestedGasFees: reportPart('suggestedGasFees'),
+  busyThreshold: reportPart('busyThreshold'),
+  baseFeePercentile: reportPart('baseFeePercentile'),
+  baseFeeHistory: reportPart('baseFeeHistory'),
+  baseFeeForecast: reportPart('baseFeeForecast'),
+  // legacy gas prices, on every chain (EIP-1559 or not)
+  gasPrices: getGasPrices,
+  // the fees that replace the pending transaction whose fees the query gives (./replacement-query.ts)
+  replacementFees: (chainId, query) => getReplacementFees(chainId, parseReplacementQuery(query)),
+  // a transaction's whole cost per level, the L1 data fee and operator fee included (./transaction-cost-query.ts)
+  transactionCost: (chainId, query) => getTransactionCost(chainId, parseTransactionCostQuery(query)),
+  // blob fees (EIP-4844), on chains with blobs
+  blobFees: getBlobFees,
+  // the service's measured accuracy over the window it serves
+  accuracy: getAccuracyReport,
+} satisfies Record<string, Load>
+
+/** The answers about the service rather than one chain (the /v1 catalogue). */
+const CATALOG = { supportedNetworks, supportedChainNames } satisfies Record<string, () => unknown>
+
+type ChainEndpointName = keyof typeof CHAIN_ENDPOINTS
+type CatalogName = keyof typeof CATALOG
+/** Every API route by name: a chain's JSON endpoints, the catalogue, and the stream. */
+export type RouteName = ChainEndpointName | CatalogName | 'stream'
+
+/**
+ * Every method of one API route, by its name: GET answers (HEAD too, as GET without a body),
+ * OPTIONS lists, the write methods get 405. A route file is one line:
+ * `export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = apiRoute('suggestedGasFees')`
+ * (the stream's adds HEAD, which it answers itself: lib/http/stream.ts).
+ */
+export function apiRoute(name: 'stream'): ReturnType<typeof readOnlyRoute<typeof streamGET>> & { HEAD: typeof streamHEAD }
+export function apiRoute(name: CatalogName): ReturnType<typeof readOnlyRoute<(request: Request) => Promise<Response>>>
+export function apiRoute(
+  name: ChainEndpointName,
+): ReturnType<typeof readOnlyRoute<(request: Request, context: RouteContext) => Promise<Response>>>
+export function apiRoute(name: RouteName) {
+  if (name === 'stream') return { ...readOnlyRoute(streamGET), HEAD: streamHEAD }
+  if (Object.hasOwn(CATALOG, name)) return readOnlyRoute(catalogEndpoint(name, CATALOG[name as CatalogName]))
+  return readOnlyRoute(jsonEndpoint(name, CHAIN_ENDPOINTS[name as ChainEndpointName]))
+}
