@@ -1,7 +1,7 @@
 // One chain's feed on literal clocks: fake timers drive the feed's own timer, the reads' durations
 // and the clients; the node is a simulated chain whose blocks reach it at varying delays.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import type { ReadFeeWindowParameters } from '@/lib/upstream/read-fee-window'
+import type { ReadFeeWindowParameters } from '@/lib/upstream/read-from-url'
 import type { FeeWindow } from '@/lib/core/types'
 import { periodOf } from '@/lib/core/contract/freshness'
 import { makeWindow } from '../../support/windows'

@@ -1,0 +1,256 @@
+import 'server-only'
+import type { Client } from 'viem'
+import type { z } from 'zod'
+import type { FeeWindow, L1FeeRule } from '../core/types'
+import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '../core/contract/errors'
+import { classifyRpcError } from './classify-error'
+import { getRpcClient } from './client'
+import { readL1FeeParams } from './read-l1-fee-params'
+import { RpcBlockHeaderSchema, RpcChainIdSchema, RpcFeeHistorySchema, type RpcBlockHeader } from './schemas'
+import { setVerifiedChainId, verifiedChainId } from './url-health'
+import { checkBaseFeeBounds, checkOverlap, checkRewards, REORG_TOLERANCE_BLOCKS, type FeeHistory } from './window-checks'
+
+export type ReadFeeWindowParameters = {
+  chainId: number
+  /** Tried in order; an URL that failed is skipped for UNHEALTHY_MS while another is left. */
+  rpcUrls: readonly string[]
+  /** Blocks in the window (the API's history is 500). */
+  blockCount: number
+  /** Reward percentiles asked of eth_feeHistory. */
+  rewardPercentiles: readonly number[]
+  /** The whole read, over every URL, ends by then: ms. */
+  timeoutMs: number
+  /** The previous window of this chain, whose interval anchor and head are reused. */
+  previous?: FeeWindow
+  /** Used for the interval only when fewer than two blocks exist, ms. */
+  fallbackBlockTimeMs: number
+  /**
+   * The chain's protocol bounds on the base fee's change from one block to the next (ppm of the
+   * parent's), where the chain's fee policy enforces them: a window outside them is refused.
+   */
+  baseFeeBounds?: { risePpm: bigint; fallPpm: bigint }
+  /** The L1 fee the chain charges: its predeploys are asked in the same batch (readL1FeeParams). */
+  l1FeeRule?: L1FeeRule
+}
+
+/** A 'finalized' block further back than this is not used to measure the interval. */
+const MAX_ANCHOR_DISTANCE = 100_000
+/**
+ * The interval is measured over at least this many blocks (where the chain has them): a 'finalized'
+ * block 2 blocks back (BSC's fast finality) would measure one rounded timestamp difference.
+ */
+export const MIN_ANCHOR_DISTANCE = 64
+/** A provider that caps eth_feeHistory below the window is paged, in one more batch, at most this many pages. */
+const MAX_PAGES = 20
+/** Re-anchor the interval measurement when its anchor is older than this many windows. */
+const ANCHOR_MAX_WINDOWS = 4
+
+function parse<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
+  const result = schema.safeParse(value)
+  if (!result.success) {
+    throw new UpstreamBadResponseError(`The upstream node's ${what} answer is malformed.`, { cause: result.error })
+  }
+  return result.data
+}
+
+async function getHeader(client: Client, block: number | 'latest' | 'finalized'): Promise<RpcBlockHeader> {
+  const tag = typeof block === 'string' ? block : (`0x${block.toString(16)}` as const)
+  const raw = await client.request({ method: 'eth_getBlockByNumber', params: [tag, false] })
+  if (raw === null) throw new UpstreamBadResponseError(`The upstream node does not know block ${block}.`)
+  return parse(RpcBlockHeaderSchema, raw, 'eth_getBlockByNumber')
+}
+
+export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWindowParameters): Promise<FeeWindow> {
+  const client = getRpcClient(url, timeoutMs)
+  const known = verifiedChainId(url)
+  const prevAnchor = p.previous?.intervalAnchor ?? null
+  const anchorDue =
+    p.previous !== undefined && (prevAnchor === null || p.previous.headNumber - prevAnchor.number > ANCHOR_MAX_WINDOWS * p.blockCount)
+
+  // One round: these calls leave in a single JSON-RPC batch. A cold read also asks for the
+  // 'finalized' block, a block some way back whose number needs no earlier answer, to measure the
+  // interval from; a node without that tag costs one more call below.
+  const cold = p.previous === undefined
+  const [chainIdRaw, head, history, freshAnchor, finalized, l1Fee] = await Promise.all([
+    known === undefined ? client.request({ method: 'eth_chainId' }) : Promise.resolve(undefined),
+    getHeader(client, 'latest'),
+    client.request({
+      method: 'eth_feeHistory',
+      params: [`0x${p.blockCount.toString(16)}`, 'latest', [...p.rewardPercentiles]],
+    }),
+    anchorDue && p.previous ? getHeader(client, p.previous.oldestBlock) : Promise.resolve(undefined),
+    cold ? getHeader(client, 'finalized').catch(() => undefined) : Promise.resolve(undefined),
+    p.l1FeeRule ? readL1FeeParams(client, p.l1FeeRule, p.previous?.l1Fee) : Promise.resolve(undefined),
+  ])
+
+  if (known === undefined) {
+    const served = parse(RpcChainIdSchema, chainIdRaw, 'eth_chainId')
+    if (served !== p.chainId) {
+      throw new UpstreamBadResponseError(`The RPC endpoint configured for chain ${p.chainId} serves chain ${served}.`)
+    }
+    setVerifiedChainId(url, served)
+  } else if (known !== p.chainId) {
+    throw new UpstreamBadResponseError(`The RPC endpoint configured for chain ${p.chainId} serves chain ${known}.`)
+  }
+
+  // no baseFeePerGas: a chain without EIP-1559, read the same way (eth_feeHistory answers base fees of
+  // 0 and whole gas prices as rewards), unless the chain had a fee market at the last read: then this
+  // node is the odd one out
+  const legacy = head.baseFeePerGas === undefined || head.baseFeePerGas === null
+  if (legacy && p.previous && !p.previous.legacy) throw new FeeMarketUnsupportedError(p.chainId)
+  let fh = checkRewards(parse(RpcFeeHistorySchema, history, 'eth_feeHistory'), p)
+  if (fh.gasUsedRatio.length === 0) throw new UpstreamBadResponseError('The upstream node returned an empty fee history.')
+  const headNumber = fh.oldestBlock + fh.gasUsedRatio.length - 1
+  // a provider that caps eth_feeHistory (many answer at most 100 or 1,024 blocks) on a chain that has
+  // the blocks: the older part comes in one more batch of pages, or the read is refused
+  if (fh.gasUsedRatio.length < p.blockCount && fh.oldestBlock > 0) fh = await pageOlder(client, fh, p)
+
+  // A block may land between the two calls of the batch; then read the header eth_feeHistory ends at.
+  const headHeader = head.number === headNumber ? head : await getHeader(client, headNumber)
+  if (p.previous && headNumber < p.previous.headNumber - REORG_TOLERANCE_BLOCKS) {
+    throw new UpstreamBadResponseError(`The upstream node's head went back from ${p.previous.headNumber} to ${headNumber}.`)
+  }
+  if (legacy && fh.baseFeePerGas.some((h) => BigInt(h) !== 0n)) {
+    throw new UpstreamBadResponseError("The upstream node's eth_feeHistory reports base fees for blocks that carry none.")
+  }
+  if (p.baseFeeBounds && !legacy) checkBaseFeeBounds(fh, p.baseFeeBounds)
+  // a chain that moved to EIP-1559 (a fork) has base fees where the last window had zeros: nothing to compare
+  if (p.previous && (p.previous.legacy === true) === legacy) checkOverlap(fh, p.previous)
+
+  const distance = (h: { number: number }) => headNumber - h.number
+  const usable = (h: RpcBlockHeader | undefined) =>
+    h && distance(h) > 0 && distance(h) <= MAX_ANCHOR_DISTANCE && (distance(h) >= MIN_ANCHOR_DISTANCE || h.number <= fh.oldestBlock)
+      ? { number: h.number, timestamp: h.timestamp }
+      : null
+  let anchor: { number: number; timestamp: number } | null = usable(freshAnchor) ?? usable(finalized) ?? (anchorDue ? null : prevAnchor)
+  if (anchor === null || anchor.number >= headNumber) {
+    if (fh.oldestBlock < headNumber) {
+      const h = await getHeader(client, fh.oldestBlock)
+      anchor = { number: h.number, timestamp: h.timestamp }
+    } else {
+      anchor = null
+    }
+  }
+  const blockIntervalMs =
+    anchor && headHeader.timestamp > anchor.timestamp
+      ? Math.round(((headHeader.timestamp - anchor.timestamp) * 1000) / (headNumber - anchor.number))
+      : p.fallbackBlockTimeMs
+
+  const hexToDec = (h: string) => BigInt(h).toString()
+  const blocks = fh.gasUsedRatio.length
+  const next = fh.baseFeePerGas[blocks]
+  if (next === undefined) throw new UpstreamBadResponseError("The upstream node's eth_feeHistory has no next base fee.")
+  return {
+    chainId: p.chainId,
+    oldestBlock: fh.oldestBlock,
+    headNumber,
+    headTimestamp: headHeader.timestamp,
+    blockIntervalMs,
+    intervalAnchor: anchor,
+    baseFeePerGas: fh.baseFeePerGas.slice(0, blocks).map(hexToDec),
+    nextBaseFeePerGas: hexToDec(next),
+    gasUsedRatio: fh.gasUsedRatio,
+    rewardPercentiles: [...p.rewardPercentiles],
+    reward: (fh.reward ?? []).map((row) => row.map(hexToDec)),
+    ...blobFieldsOf(fh, blocks, hexToDec),
+    ...(headHeader.extraData ? { headExtraData: headHeader.extraData } : {}),
+    ...(headHeader.gasLimit ? { headGasLimit: BigInt(headHeader.gasLimit).toString() } : {}),
+    ...(l1Fee ? { l1Fee } : {}),
+    ...(legacy ? { legacy: true as const } : {}),
+    fetchedAt: Date.now(),
+  }
+}
+
+/**
+ * The window's blob fields (EIP-4844), all three or none: kept only where the node sent both
+ * baseFeePerBlobGas and blobGasUsedRatio for every block of the window (pageOlder drops them when a
+ * page lacks them). The blob fees are computed from them (lib/core/fee-math/blob-fees.ts), no call of their own.
+ */
+function blobFieldsOf(
+  fh: FeeHistory,
+  blocks: number,
+  hexToDec: (h: string) => string,
+): Pick<FeeWindow, 'baseFeePerBlobGas' | 'nextBaseFeePerBlobGas' | 'blobGasUsedRatio'> {
+  const next = fh.baseFeePerBlobGas?.[blocks]
+  if (fh.baseFeePerBlobGas === undefined || fh.blobGasUsedRatio === undefined || next === undefined) return {}
+  return {
+    baseFeePerBlobGas: fh.baseFeePerBlobGas.slice(0, blocks).map(hexToDec),
+    nextBaseFeePerBlobGas: hexToDec(next),
+    blobGasUsedRatio: fh.blobGasUsedRatio,
+  }
+}
+
+/**
+ * The older part of a window the node served short: pages of the size it answered, ending just
+ * before what it served, all in one batch; each must join the next without a gap and agree with it on
+ * the base fee at the seam (a page's last base fee is the next block's). Refused when still short.
+ */
+async function pageOlder(client: Client, first: FeeHistory, p: ReadFeeWindowParameters): Promise<FeeHistory> {
+  const pageSize = first.gasUsedRatio.length
+  const wanted = Math.min(p.blockCount, first.oldestBlock + pageSize) - pageSize
+  const pages: { count: number; newest: number }[] = []
+  for (let newest = first.oldestBlock - 1, left = wanted; left > 0 && newest >= 0 && pages.length < MAX_PAGES;) {
+    const count = Math.min(pageSize, left, newest + 1)
+    pages.push({ count, newest })
+    newest -= count
+    left -= count
+  }
+  const answers = await Promise.all(
+    pages.map(({ count, newest }) =>
+      client.request({
+        method: 'eth_feeHistory',
+        params: [`0x${count.toString(16)}`, `0x${newest.toString(16)}`, [...p.rewardPercentiles]],
+      }),
+    ),
+  ).catch((cause: unknown) => {
+    // a timeout or a rate limit stays what it is; a node that cannot serve the older blocks is refused
+    const classified = classifyRpcError(cause)
+    if (classified instanceof UpstreamUnavailableError) throw classified
+    throw new UpstreamBadResponseError(
+      `The upstream node served ${pageSize} of the ${Math.min(p.blockCount, first.oldestBlock + pageSize)} blocks of fee history asked for, and not the older ones.`,
+      { cause: classified },
+    )
+  })
+  let joined = first
+  for (const [i, answer] of answers.entries()) {
+    const page = checkRewards(parse(RpcFeeHistorySchema, answer, 'eth_feeHistory'), p)
+    const n = page.gasUsedRatio.length
+    const seam = page.baseFeePerGas[n]
+    const joinedFirst = joined.baseFeePerGas[0]
+    if (
+      n === 0 ||
+      page.oldestBlock + n !== joined.oldestBlock ||
+      seam === undefined ||
+      joinedFirst === undefined ||
+      BigInt(seam) !== BigInt(joinedFirst)
+    ) {
+      throw new UpstreamBadResponseError(
+        `The upstream node's eth_feeHistory pages do not join (page ${i + 1} of the window's older blocks ends at block ${page.oldestBlock + n - 1}, the next starts at ${joined.oldestBlock}).`,
+      )
+    }
+    // blob fields only when every page has them (a page's last blob base fee is not checked against
+    // the next page's first: at a fork the node prices "next" with the parent's fork, the block itself
+    // with its own)
+    const blobs =
+      page.baseFeePerBlobGas && page.blobGasUsedRatio && joined.baseFeePerBlobGas && joined.blobGasUsedRatio
+        ? {
+            baseFeePerBlobGas: [...page.baseFeePerBlobGas.slice(0, n), ...joined.baseFeePerBlobGas],
+            blobGasUsedRatio: [...page.blobGasUsedRatio, ...joined.blobGasUsedRatio],
+          }
+        : { baseFeePerBlobGas: undefined, blobGasUsedRatio: undefined }
+    joined = {
+      oldestBlock: page.oldestBlock,
+      baseFeePerGas: [...page.baseFeePerGas.slice(0, n), ...joined.baseFeePerGas],
+      gasUsedRatio: [...page.gasUsedRatio, ...joined.gasUsedRatio],
+      reward: [...(page.reward ?? []), ...(joined.reward ?? [])],
+      ...blobs,
+    }
+  }
+  const expected = Math.min(p.blockCount, first.oldestBlock + pageSize)
+  if (joined.gasUsedRatio.length < expected) {
+    throw new UpstreamBadResponseError(
+      `The upstream node served ${joined.gasUsedRatio.length} of the ${expected} blocks of fee history asked for.`,
+    )
+  }
+  return joined
+}
