@@ -3,32 +3,9 @@ import { useState, type KeyboardEvent, type PointerEvent } from 'react'
 import type { BaseFeeForecastBody, SuggestedGasFees } from '@/lib/core/contract/schemas'
 import { formatGwei, parseGwei } from '@/lib/core/units'
 import { blockTicks, indexAfterKey, indexAt, niceTicks } from './chart-scale'
+import { ChartLegend, ChartXAxis, Crosshair, FAN_W, GridLines, H, LEVEL_LINES, PAD, PLOT_W, W } from './chart-parts'
+import { ForecastFan, type FanPoint } from './forecast-fan'
 import { forecastHorizonText, formatGweiShort } from './format'
-
-const W = 600
-const H = 200
-const PAD = { left: 0, right: 0, top: 8, bottom: 8 }
-const PLOT_W = W - PAD.left - PAD.right
-/** The forecast fan's own plot, right of the history: its width in view units (the head at 0, block +k at fanX(k)). */
-const FAN_W = 100
-
-const LEVEL_LINES = [
-  {
-    key: 'high',
-    label: 'high max fee',
-    stroke: 'stroke-orange-600 dark:stroke-orange-400',
-    swatch: 'bg-orange-600 dark:bg-orange-400',
-    dash: '10 3',
-  },
-  {
-    key: 'medium',
-    label: 'medium max fee',
-    stroke: 'stroke-violet-600 dark:stroke-violet-400',
-    swatch: 'bg-violet-600 dark:bg-violet-400',
-    dash: '10 3',
-  },
-  { key: 'low', label: 'low max fee', stroke: 'stroke-sky-600 dark:stroke-sky-400', swatch: 'bg-sky-600 dark:bg-sky-400', dash: '10 3' },
-] as const
 
 type Via = 'pointer' | 'key'
 /** What the readout shows: a block of the history (its index), or a horizon of the forecast (k: block head + k). */
@@ -45,49 +22,6 @@ type Selection = { kind: 'block'; index: number; via: Via } | { kind: 'forecast'
  * chart library. The lines are drawn in SVGs stretched to their boxes; the labels are HTML placed by
  * percentage, so text is never stretched.
  */
-/** The horizontal grid lines at the y ticks (SVG units), across `width`. */
-function GridLines({ ys, width }: { ys: number[]; width: number }) {
-  return ys.map((v) => (
-    <line
-      key={v}
-      x1={0}
-      x2={width}
-      y1={v}
-      y2={v}
-      className="stroke-slate-200 dark:stroke-slate-800"
-      strokeWidth={1}
-      vectorEffect="non-scaling-stroke"
-    />
-  ))
-}
-
-/** The selected point's crosshair: a full-height line at x and a dashed one across the plot at y (SVG units). */
-function Crosshair({ testId, x, y, width }: { testId: string; x: number; y: number; width: number }) {
-  return (
-    <g data-testid={testId}>
-      <line
-        x1={x}
-        x2={x}
-        y1={0}
-        y2={H}
-        className="stroke-slate-900 dark:stroke-slate-100"
-        strokeWidth={1}
-        vectorEffect="non-scaling-stroke"
-      />
-      <line
-        x1={0}
-        x2={width}
-        y1={y}
-        y2={y}
-        className="stroke-slate-900 dark:stroke-slate-100"
-        strokeWidth={0.75}
-        strokeDasharray="3 3"
-        vectorEffect="non-scaling-stroke"
-      />
-    </g>
-  )
-}
-
 export function FeeChart({
   history,
   headBlock,
@@ -136,7 +70,7 @@ export function FeeChart({
   const points = values.map((v, i) => xy(x(i), v)).join(' ')
   const fanLine = (pick: (f: (typeof fan)[number]) => number) => fan.map((f, i) => xy(fanX(i + 1), pick(f)))
   const p50Fan = [xy(0, values.at(-1) ?? lo), ...fanLine((f) => f.p50)].join(' ')
-  const band = (upper: (f: (typeof fan)[number]) => number, lower: (f: (typeof fan)[number]) => number) =>
+  const band = (upper: (f: FanPoint) => number, lower: (f: FanPoint) => number) =>
     [...fanLine(upper), ...fanLine(lower).reverse()].join(' ')
   const bounded = fan.flatMap((f, i) => (f.bound === undefined ? [] : [xy(fanX(i + 1), f.bound)]))
   const yTicks = niceTicks(lo, hi, 4)
@@ -314,154 +248,33 @@ export function FeeChart({
             onBlur={() => leave('key')}
           />
         </div>
-        <div
-          data-testid="forecast-fan"
-          className="relative w-16 shrink-0 border-l border-dashed border-slate-400 bg-slate-50 sm:w-28 dark:border-slate-600 dark:bg-slate-900/60"
-        >
-          <svg
-            viewBox={`0 0 ${FAN_W} ${H}`}
-            role="img"
-            aria-label={fanLabel}
-            className="block h-48 w-full sm:h-56"
-            preserveAspectRatio="none"
-          >
-            <GridLines ys={yTicks.map(y)} width={FAN_W} />
-            <polygon
-              points={band(
-                (f) => f.p99,
-                (f) => f.p90,
-              )}
-              className="fill-teal-600/15 dark:fill-teal-300/15"
-              data-band="p99"
-            />
-            <polygon
-              points={band(
-                (f) => f.p90,
-                (f) => f.p50,
-              )}
-              className="fill-teal-600/35 dark:fill-teal-300/30"
-              data-band="p90"
-            />
-            {bounded.length > 0 ? (
-              <polyline
-                points={bounded.join(' ')}
-                fill="none"
-                className="stroke-slate-700 dark:stroke-slate-300"
-                strokeDasharray="4 3"
-                strokeWidth={1.5}
-                vectorEffect="non-scaling-stroke"
-                data-line="forecast-bound"
-              />
-            ) : null}
-            <polyline
-              points={p50Fan}
-              fill="none"
-              className="stroke-teal-700 dark:stroke-teal-300"
-              strokeWidth={2}
-              vectorEffect="non-scaling-stroke"
-              strokeLinejoin="round"
-              data-testid="forecast-p50-line"
-            />
-            {selectedK !== undefined ? (
-              <Crosshair testId="forecast-crosshair" x={fanX(selectedK)} y={y(fan[selectedK - 1]?.p50 ?? lo)} width={FAN_W} />
-            ) : null}
-          </svg>
-          {horizons.map((h, i) => (
-            <span
-              key={h.blocks}
-              aria-hidden="true"
-              data-testid="forecast-point"
-              data-blocks={h.blocks}
-              data-p50={h.p50}
-              data-p90={h.p90}
-              data-p99={h.p99}
-              data-bound={h.bound ?? ''}
-              className={`pointer-events-none absolute -translate-x-1/2 -translate-y-1/2 rounded-full ${
-                selectedK === h.blocks
-                  ? 'size-2.5 bg-slate-900 ring-2 ring-white dark:bg-slate-100 dark:ring-slate-900'
-                  : 'size-1.5 bg-teal-700 dark:bg-teal-300'
-              }`}
-              style={{ left: `${(fanX(i + 1) / FAN_W) * 100}%`, top: `${(y(fan[i]?.p50 ?? lo) / H) * 100}%` }}
-            />
-          ))}
-          <div
-            role="slider"
-            tabIndex={0}
-            aria-label="Base fee forecast, blocks after the head"
-            aria-orientation="horizontal"
-            aria-valuemin={1}
-            aria-valuemax={fanCount}
-            aria-valuenow={selectedK ?? 1}
-            aria-valuetext={fanValueText(selectedK ?? 1)}
-            data-testid="forecast-slider"
-            className="absolute inset-0 cursor-crosshair touch-pan-y rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-600"
-            onPointerMove={onFanPointerMove}
-            onPointerDown={onFanPointerMove}
-            onPointerLeave={() => leave('pointer')}
-            onKeyDown={onFanKeyDown}
-            onFocus={() => setSelection((s) => (s?.kind === 'forecast' ? s : { kind: 'forecast', k: 1, via: 'key' }))}
-            onBlur={() => leave('key')}
-          />
-        </div>
+        <ForecastFan
+          horizons={horizons}
+          fan={fan}
+          fanCount={fanCount}
+          fanLabel={fanLabel}
+          yTicks={yTicks}
+          y={y}
+          lo={lo}
+          fanX={fanX}
+          p50Fan={p50Fan}
+          band={band}
+          bounded={bounded}
+          selectedK={selectedK}
+          fanValueText={fanValueText}
+          onFanPointerMove={onFanPointerMove}
+          onFanKeyDown={onFanKeyDown}
+          onLeave={leave}
+          onFanFocus={() => setSelection((s) => (s?.kind === 'forecast' ? s : { kind: 'forecast', k: 1, via: 'key' }))}
+        />
       </div>
-      <div aria-hidden="true" className="flex h-5 text-xs text-slate-600 tabular-nums dark:text-slate-400">
-        <span className="w-16 shrink-0 pt-1 pr-2 text-right">block</span>
-        <div className="relative min-w-0 flex-1">
-          {xTicks.map((b) => {
-            const at = (x(b - oldestBlock) / W) * 100
-            // labels near an edge are anchored to it, so none sticks out of the chart (no sideways scroll)
-            const shift = at < 12 ? 'translate-x-0' : at > 88 ? '-translate-x-full' : '-translate-x-1/2'
-            return (
-              <span
-                key={b}
-                data-testid="x-tick"
-                data-block={b}
-                className={`absolute top-1 whitespace-nowrap ${shift}`}
-                style={{ left: `${at}%` }}
-              >
-                {b}
-              </span>
-            )
-          })}
-        </div>
-        <div className="relative w-16 shrink-0 sm:w-28">
-          {fanTicks.map((k) => {
-            const at = (fanX(k) / FAN_W) * 100
-            // as the block ticks: labels near an edge are anchored to it
-            const shift = at < 12 ? 'translate-x-0' : at > 88 ? '-translate-x-full' : '-translate-x-1/2'
-            return (
-              <span key={k} data-testid="forecast-tick" className={`absolute top-1 whitespace-nowrap ${shift}`} style={{ left: `${at}%` }}>
-                +{k}
-              </span>
-            )
-          })}
-        </div>
-      </div>
-      <figcaption className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
-        <span>
-          <span aria-hidden="true" className="mr-1 inline-block h-0.5 w-4 bg-teal-700 align-middle dark:bg-teal-300" />
-          base fee, gwei, per block ({count} blocks, oldest left)
-        </span>
-        <span>
-          <span aria-hidden="true" className="mr-1 inline-block h-0.5 w-4 bg-slate-500 align-middle" />
-          50th percentile {formatGweiShort(p50)} gwei
-        </span>
-        <span>
-          <span aria-hidden="true" className="mr-1 inline-block h-0.5 w-4 bg-red-600 align-middle" />
-          busy threshold {formatGweiShort(busy)} gwei
-        </span>
-        {LEVEL_LINES.map((l) => (
-          <span key={l.key} data-testid={`legend-${l.key}`}>
-            <span aria-hidden="true" className={`mr-1 inline-block h-0.5 w-4 align-middle ${l.swatch}`} />
-            {l.label} {formatGweiShort(fees[l.key].suggestedMaxFeePerGas)} gwei
-          </span>
-        ))}
-        <span data-testid="legend-forecast">
-          <span aria-hidden="true" className="mr-1 inline-block h-2 w-4 bg-teal-600/35 align-middle dark:bg-teal-300/30" />
-          forecast of the next {fanCount} blocks (right): median line, 90% and 99% bands
-          {horizons.some((h) => h.bound !== null) ? ', protocol bound dashed' : ''}
-        </span>
-      </figcaption>
+      <ChartXAxis
+        xTicks={xTicks}
+        fanTicks={fanTicks}
+        tickAt={(b) => (x(b - oldestBlock) / W) * 100}
+        fanTickAt={(k) => (fanX(k) / FAN_W) * 100}
+      />
+      <ChartLegend count={count} p50={p50} busy={busy} fees={fees} fanCount={fanCount} bounded={horizons.some((h) => h.bound !== null)} />
     </figure>
   )
 }
