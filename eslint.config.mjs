@@ -5,7 +5,7 @@ import nextTs from 'eslint-config-next/typescript'
 import { defineConfig, globalIgnores } from 'eslint/config'
 
 /**
- * The service's layers, bottom first (README, "Development"). A module imports only from its own
+ * The service's layers, bottom first (docs/development.md). A module imports only from its own
  * folder and lower layers; folders of one layer do not import each other; nothing of the service
  * imports the tools in scripts/.
  */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  // gzip belongs to the reverse proxy or CDN: in-process it cost ~2 ms per response (see README)
+  // gzip belongs to the reverse proxy or CDN: in-process it cost more than the handler (docs/benchmarks.md)
   compress: false,
   // `npm run bench*` builds with GAS_API_BENCH_BUILD=1, which adds the framework-floor routes
   // (app/bench-floor/**/route.bench.ts); every other build has no such route
@@ -16,7 +16,7 @@ const nextConfig = {
   // switch for standalone images, whose config is frozen at build; the URL then comes at run time):
   // instances share Next's cache through Redis. Otherwise Next's default in-memory and file cache.
   // On Vercel (VERCEL=1 at build) the Data Cache already shares unstable_cache across instances, so
-  // REDIS_URL there serves only the lock and the rate limits. See README "Scaling out".
+  // REDIS_URL there serves only the lock and the rate limits. See docs/scaling-out.md.
   ...((process.env.REDIS_URL || process.env.NEXT_CACHE_HANDLER === 'redis') && !process.env.VERCEL
     ? {
         cacheHandler: fileURLToPath(new URL('./lib/store/next-cache-handler.mjs', import.meta.url)),

@@ -194,7 +194,7 @@ export const DEFAULT_FEE_POLICY: ChainFeePolicy = {
   maxTransactionGas: undefined,
 }
 
-/** Every chain the README lists as a default gets a row. */
+/** A row per chain of DEFAULT_PUBLIC_CHAIN_IDS (lib/chains/registry.ts), and a few more. */
 export const CHAIN_FEE_POLICIES: Readonly<Record<number, ChainFeePolicy>> = {
   1: ethereum, // Ethereum
   11155111: ethereum, // Sepolia
