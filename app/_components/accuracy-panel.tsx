@@ -22,10 +22,8 @@ export function useAccuracy(chainId: number) {
 }
 
 /**
- * How the service's own suggestions fared over the window it serves, per level ("medium got in within
- * its promise in 97.2% of the last 480 blocks"). The accuracy is fetched on its own slow schedule
- * (refreshInterval above), polling by design: it is not part of the live fee numbers, which come
- * from the stream without any request loop.
+ * How the service's own suggestions fared over the window it serves, per level ("medium got in within its
+ * promise in 97.2% of the last 480 blocks").
  */
 export function AccuracyPanel({ chainId }: { chainId: number }) {
   const { data, error } = useAccuracy(chainId)

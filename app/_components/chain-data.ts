@@ -31,8 +31,7 @@ export type ChainData = {
 export const DEFAULT_BLOCK_INTERVAL_MS = 2_000
 
 /**
- * The data of one `fees` event of the stream, validated with the server's own schema. Returns an
- * ApiError for data of another shape: the page shows an error then, never the numbers.
+ * The data of one `fees` event of the stream, validated with the server's own schema.
  * @param blockIntervalMs the chain's block interval as last learned (the stream does not send it), ms
  * @param receivedAt when the event arrived, ms since the epoch
  */
@@ -71,10 +70,9 @@ async function loadBlobFees(path: string, fetcher: typeof fetchApi) {
 export const SAME_BLOCK_TRIES = 3
 
 /**
- * The five fee endpoints of one chain, read in parallel over HTTP like any client would, and re-read
- * (up to SAME_BLOCK_TRIES times in all) while their x-block-number headers differ, so that every
- * number shown comes from one block. Five reads can straddle a new window; three tries in a row
- * straddling one means something else is wrong, and the page says so instead of mixing blocks.
+ * The five fee endpoints of one chain, read in parallel over HTTP like any client would, and re-read (up to
+ * SAME_BLOCK_TRIES times in all) while their x-block-number headers differ, so that every number shown comes
+ * from one block.
  */
 export async function loadChain(chainId: number, fetcher: typeof fetchApi = fetchApi): Promise<ChainData> {
   const base = `/networks/${chainId}`

@@ -29,10 +29,7 @@ function subscribe([, chainId]: readonly [string, number], { next }: SWRSubscrip
   })
 }
 
-/**
- * The live fee view of one chain. Every number of the fee sections comes from one block: one stream
- * event, or five polled answers of the same block.
- */
+/** The live fee view of one chain. */
 export function ChainView({ chainId, name, nativeCurrency }: { chainId: number; name: string; nativeCurrency: NativeCurrency }) {
   const { data: live, error } = useSWRSubscription<ChainData, unknown, readonly [string, number]>(
     ['chain-live', chainId] as const,

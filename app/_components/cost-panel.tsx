@@ -7,11 +7,8 @@ export type NativeCurrency = { symbol: string; decimals: number }
 const LEVELS: Urgency[] = ['low', 'medium', 'high']
 
 /**
- * What common actions cost now in the chain's native token, per level: the likely cost at the next
- * base fee and the most it can cost (the max fee). On a chain that charges a fee beside gas (`whole`:
- * GET transactionCost of each action), both include the L1 data fee and the operator fee, shown
- * apart. Exact amounts, in the token's smallest unit (wei), are in data-value and data-max (data-l1,
- * data-operator); the title shows them in the token.
+ * What common actions cost now in the chain's native token, per level: the likely cost at the next base fee
+ * and the most it can cost (the max fee).
  */
 export function CostPanel({
   fees,

@@ -12,15 +12,10 @@ type Via = 'pointer' | 'key'
 type Selection = { kind: 'block'; index: number; via: Via } | { kind: 'forecast'; k: number; via: Via }
 
 /**
- * The base fee history as an SVG line (one point per block, oldest on the left, the newest being
- * `headBlock`) with axes in gwei and block numbers, the 50th percentile, the busy threshold and the
- * three levels' suggested max fees drawn across it, and a crosshair with a readout of the block under
- * the pointer, or of the block picked with the arrow keys. After the last block, on the same gwei
- * axis and a wider block scale, the forecast of the next blocks as a fan: the p50 line, the p50–p90
- * and p90–p99 bands, and the protocol's bound dashed where the chain has one; its horizons are read
- * out the same way (pointer, or its own slider's arrow keys). Our own component: a few lines need no
- * chart library. The lines are drawn in SVGs stretched to their boxes; the labels are HTML placed by
- * percentage, so text is never stretched.
+ * The base fee history as an SVG line (one point per block, oldest on the left, the newest being `headBlock`)
+ * with axes in gwei and block numbers, the 50th percentile, the busy threshold and the three levels'
+ * suggested max fees drawn across it, and a crosshair with a readout of the block under the pointer, or of
+ * the block picked with the arrow keys.
  */
 export function FeeChart({
   history,

@@ -1,9 +1,8 @@
 import { parseGwei, WEI_PER_GWEI } from '@/lib/core/units'
 
 /**
- * A decimal gwei string shortened for reading, never with an exponent: two decimals from 1 gwei up
- * (with thousands separators), three significant digits below (trailing zeros dropped).
- * The exact value stays available to the page (data-value / title).
+ * A decimal gwei string shortened for reading, never with an exponent: two decimals from 1 gwei up (with
+ * thousands separators), three significant digits below (trailing zeros dropped).
  */
 export function formatGweiShort(gwei: string): string {
   const wei = parseGwei(gwei)

@@ -15,12 +15,7 @@ const CLOSED = 2
 /** While polling, how long before the stream is tried again, ms. */
 export const STREAM_RETRY_MS = 30_000
 
-/**
- * Connection errors in a row, with no open between them, after which the stream counts as down.
- * One is normal: the server ends each stream after STREAM_MAX_SECONDS and the browser reconnects.
- * A network error keeps the EventSource reconnecting forever (readyState CONNECTING), so a second
- * failed connection is the signal.
- */
+/** Connection errors in a row, with no open between them, after which the stream counts as down. */
 const STREAM_ERRORS_BEFORE_FALLBACK = 2
 
 export type LiveFeedDeps = {

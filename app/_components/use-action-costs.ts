@@ -16,10 +16,9 @@ async function loadActionCosts(chainId: number): Promise<Record<ActionKey, Trans
 }
 
 /**
- * The common actions' whole costs (GET transactionCost) on a chain that charges a fee beside gas (an
- * L2's L1 data fee or operator fee), re-read every L1 slot (12 s) while the chain charges one; undefined
- * on a chain that charges none (gas × the fees the page shows is then the whole cost) and while loading.
- * Each answer says its block (`blockNumber`), which may be a few blocks behind the fee cards.
+ * The common actions' whole costs (GET transactionCost) on a chain that charges a fee beside gas (an L2's L1
+ * data fee or operator fee), re-read every L1 slot (12 s) while the chain charges one; undefined on a chain
+ * that charges none (gas × the fees the page shows is then the whole cost) and while loading.
  */
 export function useActionCosts(chainId: number): Record<ActionKey, TransactionCostBody> | undefined {
   const { data } = useSWR(['action-costs', chainId], () => loadActionCosts(chainId), {

@@ -1,6 +1,5 @@
-// GET /bench-floor – a constant answer behind the same middleware: the framework's floor that
-// `npm run bench` compares the endpoints with. Only in bench builds: next.config.mjs takes
-// `route.bench.ts` for a route only when GAS_API_BENCH_BUILD=1, so a normal build has no such route (404).
+// GET /bench-floor – a constant answer behind the same middleware: the framework's floor that `npm run bench`
+// compares the endpoints with.
 
 export const dynamic = 'force-dynamic'
 

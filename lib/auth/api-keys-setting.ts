@@ -1,9 +1,6 @@
 import { z } from 'zod'
 
-/**
- * The API_KEYS setting's syntax. Pure (zod only), so lib/env.ts composes it into the edge and server
- * settings without importing anything above it (lib/auth sits below lib/env.ts: eslint.config.mjs).
- */
+/** The API_KEYS setting's syntax. */
 
 /** API_KEYS is malformed; the message names the entry (its number and key name), never its secret. */
 export class ApiKeysConfigError extends Error {
@@ -17,9 +14,8 @@ export const MIN_SECRET_LENGTH = 16
 export type ApiKeyText = { key: string } & ({ secret: string; digestHex?: undefined } | { digestHex: string; secret?: undefined })
 
 /**
- * Parses API_KEYS: comma-separated entries `key:secret` (the secret may contain ':' but not ',';
- * at least MIN_SECRET_LENGTH characters) or `key:sha256:<64 hex>` (the SHA-256 of the UTF-8
- * secret). Blank entries are ignored.
+ * Parses API_KEYS: comma-separated entries `key:secret` (the secret may contain ':' but not ','; at least
+ * MIN_SECRET_LENGTH characters) or `key:sha256:<64 hex>` (the SHA-256 of the UTF-8 secret).
  * @throws ApiKeysConfigError naming the entry (its number and key name), never its secret
  */
 export function parseApiKeysText(setting: string): ApiKeyText[] {

@@ -22,8 +22,7 @@ export async function parseApiKeys(setting: string): Promise<ApiKeyEntry[]> {
 }
 
 /**
- * Checks a key and secret against every configured entry. Both sides are compared as SHA-256
- * digests, with no early exit, so timing reveals neither where a secret differs nor which keys exist.
+ * Checks a key and secret against every configured entry.
  * @returns the matching key, or null
  */
 export async function verifyApiKey(entries: readonly ApiKeyEntry[], key: string, secret: string): Promise<string | null> {

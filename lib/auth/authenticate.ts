@@ -6,11 +6,7 @@ import { processSingleton } from '../runtime/process-singleton'
 export type AuthResult =
   { ok: true; key: string } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'unconfigured' | 'misconfigured' }
 
-/**
- * Headers that verified, by exact value, for this API_KEYS setting. Only successes are kept, so a
- * wrong secret always takes the constant-time path; a hit needs the whole valid header, i.e. the
- * secret itself. Bounded: cleared when it reaches MAX_REMEMBERED.
- */
+/** Headers that verified, by exact value, for this API_KEYS setting. */
 const MAX_REMEMBERED = 1_000
 const state = processSingleton('authenticated-headers', () => ({ remembered: { setting: '', keys: new Map<string, string>() } }))
 

@@ -4,11 +4,10 @@ export type BasicCredentials = { key: string; secret: string }
 const TOKEN68 = /^[A-Za-z0-9+/]+={0,2}$/
 
 /**
- * Parses an Authorization header value per RFC 7617: the scheme is case-insensitive, one or more
- * spaces separate it from the base64 token, the decoded text is UTF-8 and splits at its FIRST
- * colon (a secret may contain ':'; a key may not). Edge-safe (atob, TextDecoder).
+ * Parses an Authorization header value per RFC 7617: the scheme is case-insensitive, one or more spaces
+ * separate it from the base64 token, the decoded text is UTF-8 and splits at its FIRST colon (a secret may
+ * contain ':'; a key may not).
  * @returns the credentials, or null when the header is missing or malformed (bad scheme, bad
- * base64, invalid UTF-8, no colon, empty key)
  */
 export function parseBasicAuth(header: string | null | undefined): BasicCredentials | null {
   if (!header) return null

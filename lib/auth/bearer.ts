@@ -1,9 +1,7 @@
 import { sha256, timingSafeEqual } from './constant-time'
 
 /**
- * Whether an Authorization header is `Bearer <token>` with exactly the configured token. Both sides
- * are compared as SHA-256 digests in constant time, so timing reveals neither the token's length nor
- * where a guess differs. Edge-safe (Web Crypto).
+ * Whether an Authorization header is `Bearer <token>` with exactly the configured token.
  * @returns 'ok', 'missing' (no Bearer credentials) or 'invalid'
  */
 export async function verifyBearer(header: string | null, token: string): Promise<'ok' | 'missing' | 'invalid'> {

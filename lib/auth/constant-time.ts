@@ -1,7 +1,4 @@
-/**
- * Compares two byte arrays in time that depends only on their lengths, never on where they
- * differ. Callers compare fixed-length SHA-256 digests, so lengths carry no secret either.
- */
+/** Compares two byte arrays in time that depends only on their lengths, never on where they differ. */
 export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   let diff = 0

@@ -26,9 +26,8 @@ export function addressBlocked(address: string, limit: number, now = Date.now())
 }
 
 /**
- * Whether this instance has had `limit × INSTANCE_CEILING_FACTOR` failures in its window (from any
- * addresses: they can be forged without a trusted proxy). Past it, failed attempts are answered 429;
- * valid credentials still pass, so an attacker cannot lock everyone out.
+ * Whether this instance has had `limit × INSTANCE_CEILING_FACTOR` failures in its window (from any addresses:
+ * they can be forged without a trusted proxy).
  * @returns null, or the seconds until the window ends
  */
 export function instanceBlocked(limit: number, now = Date.now()): number | null {

@@ -2,12 +2,7 @@ import { loadApiKeys } from './api-keys'
 import { timingSafeEqual } from './constant-time'
 import { processSingleton } from '../runtime/process-singleton'
 
-/**
- * The verified caller, as the middleware forwards it to the handlers: `<key name>.<HMAC>`. The HMAC
- * key is derived from the API_KEYS setting, which only the server holds, so a client cannot forge
- * it: a request that reaches a handler without passing the middleware (a matcher mistake, a bypass
- * bug of the CVE-2025-29927 kind) carries no valid identity and is refused (401). Edge-safe (Web Crypto).
- */
+/** The verified caller, as the middleware forwards it to the handlers: `<key name>.<HMAC>`. */
 export const IDENTITY_HEADER = 'x-gas-api-identity'
 
 const encoder = new TextEncoder()

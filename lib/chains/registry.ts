@@ -22,8 +22,7 @@ export type ChainConfig = {
   feePolicy?: ChainFeePolicy
   /**
    * An OP-stack chain: its fee policy is the OP-stack row, or viem defines it with the OP-stack
-   * GasPriceOracle predeploy (0x420…000F). Its transactions also pay an L1 data fee, which these
-   * fees do not include (GET /v1/supportedNetworks lists it under partialSupport.optimism).
+   * GasPriceOracle predeploy (0x420…000F).
    */
   opStack?: boolean
   /**

@@ -29,9 +29,7 @@ export type FeeWindow = {
   reward: string[][]
   /**
    * Blob base fee of each block of the window, wei (decimal string), oldest first: eth_feeHistory's
-   * baseFeePerBlobGas without its last entry. The three blob fields are there together or not at all
-   * (a node that reports none, or pages of history that disagree); optional, so a window cached before
-   * them is still valid.
+   * baseFeePerBlobGas without its last entry.
    */
   baseFeePerBlobGas?: string[]
   /** Blob base fee of the NEXT block as the node reports it (last entry of eth_feeHistory.baseFeePerBlobGas), wei. */

@@ -5,9 +5,8 @@ export const WEI_PER_GWEI = 1_000_000_000n
 export const PPM = 1_000_000n
 
 /**
- * Formats an amount in wei as a decimal gwei string: exact, at most 9 fractional digits,
- * no exponent, no trailing zeros, "0" for zero. This is the only wei→gwei conversion the
- * API uses (the spec's fee strings are gwei).
+ * Formats an amount in wei as a decimal gwei string: exact, at most 9 fractional digits, no exponent, no
+ * trailing zeros, "0" for zero.
  * @param wei amount in wei (must be ≥ 0)
  */
 export function formatGwei(wei: bigint): string {

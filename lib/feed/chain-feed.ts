@@ -73,20 +73,9 @@ function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefine
 }
 
 /**
- * One chain's feed: it owns the chain's state (the window held, the read under way, the last
- * failure), the freshness decision (lib/feed/rules.ts decide, pure), the upstream read and its timing
- * (lib/feed/read-timing/next-read.ts nextRead, pure), the warm period, the read ceiling, and publishing (its
- * subscribers, and through its store the other instances).
- *
- * - A request answers from the window held while it is fresh (until its next read is due).
- * - Past that, the due read starts (or is joined) and the request waits for it a short, bounded
- *   time (rules.ts waitForRead: at most FEED_WAIT_MS), then is answered from the newer window, or
- *   from the older one (marked stale once it is STALE_PERIODS periods old or a read failed).
- * - A chain asked in the last FEED_WARM_SECONDS, or with a subscriber, is warm: its own timer reads it
- *   when each read is due (on the chain's blocks), so the window is current when a request comes, at
- *   most one read per block. After the warm period, no reads.
- * - Whatever the timing believes, no more than MAX_READS_PER_PERIOD upstream reads start in one
- *   period (here, and through the store's Redis layer for a group of instances).
+ * One chain's feed: the window held, the read under way, the last failure, the freshness decision (rules.ts
+ * decide), the read timing (read-timing/next-read.ts), the warm period, the read ceiling and publishing.
+ * How a request, the warm timer and the ceiling play together: docs/development.md, "The chain feed".
  */
 export class ChainFeed {
   private settings: FeedSettings
@@ -143,10 +132,9 @@ export class ChainFeed {
   }
 
   /**
-   * Until when a window is fresh: its next read, never later than FRESH_PERIODS periods after it was
-   * read (a window from an instance whose clock runs ahead), the period counted on the wall clock
-   * where the chain's blocks come slower than its timestamps say; one period when it carries no next
-   * read.
+   * Until when a window is fresh: its next read, never later than FRESH_PERIODS periods after it was read (a
+   * window from an instance whose clock runs ahead), the period counted on the wall clock where the chain's
+   * blocks come slower than its timestamps say; one period when it carries no next read.
    */
   freshUntil(window: FeedWindow): number {
     const period = this.ceilingPeriodMs(window)
@@ -205,10 +193,7 @@ export class ChainFeed {
     }
   }
 
-  /**
-   * Calls `listener` whenever the feed takes a newer window or a read fails. While any listener is
-   * subscribed, the chain is warm. Returns the function that unsubscribes (the warm period runs from then).
-   */
+  /** Calls `listener` whenever the feed takes a newer window or a read fails. */
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener)
     this.arm()
@@ -261,10 +246,8 @@ export class ChainFeed {
   }
 
   /**
-   * Arms the timer for the next due read while the chain is warm: when the window's next read is
-   * due, not before a failure's back-off ends, the ceiling allows a read, or a load turned away
-   * may try again. Nothing while a read
-   * runs (its end arms it) or once the chain is no longer warm at that time.
+   * Arms the timer for the next due read while the chain is warm: when the window's next read is due, not
+   * before a failure's back-off ends, the ceiling allows a read, or a load turned away may try again.
    */
   private arm(): void {
     const now = this.now()

@@ -15,20 +15,14 @@ export type FeedsSettings = FeedSettings & { sharedStore: boolean }
 const feeds = processSingleton('chain-feeds', () => new Map<string, ChainFeed>())
 
 /**
- * Which nodes a window comes from: a digest of the chain's configured RPC URLs (never the URLs
- * themselves, which hold provider keys). Stored windows are keyed on it, so services configured with
- * other nodes for the same chain id (another deployment on the same Redis, another `next start` on the
- * same .next cache, a reconfigured one) never serve each other's windows.
+ * Which nodes a window comes from: a digest of the chain's configured RPC URLs (never the URLs themselves,
+ * which hold provider keys).
  */
 export function sourceScope(chain: Pick<ChainConfig, 'rpcUrls'>): string {
   return createHash('sha256').update(chain.rpcUrls.join('\n')).digest('hex').slice(0, 16)
 }
 
-/**
- * Runs a read behind the answer. Inside a request, Next's after() keeps the function alive until it
- * settles (on Vercel a detached promise need not run to completion); outside one (a feed's timer,
- * tests, scripts), the read simply runs.
- */
+/** Runs a read behind the answer. */
 function behind(task: Promise<unknown>): void {
   try {
     after(task)

@@ -1,8 +1,6 @@
 /**
- * The feed's freshness, grace and failure rules, as one pure function of the state and the clock:
- * what a request gets, and whether a read should start (when the next read is due: read-timing.ts).
- * No I/O, no timers: lib/feed/chain-feed.ts applies the decisions (and the tests drive them with
- * literal clocks).
+ * The feed's freshness, grace and failure rules, as one pure function of the state and the clock: what a
+ * request gets, and whether a read should start (when the next read is due: read-timing.ts).
  */
 import { STALE_PERIODS } from '../core/contract/freshness'
 
@@ -60,11 +58,8 @@ export function decide(state: FeedState, now: number, rules: FeedRules): Decisio
 }
 
 /**
- * Until when a request waits for the read that started at `readStartedAt` (undefined: none runs),
- * ms since the epoch; undefined: it does not wait. The wait pays only while the read can still come
- * in time: up to twice the last read's duration (plus 50 ms) after it started, never more than
- * `waitMs` from now, and not at all when the last read took longer than `waitMs` (a slow provider:
- * the read will not come in time, and no request is held by it).
+ * Until when a request waits for the read that started at `readStartedAt` (undefined: none runs), ms since
+ * the epoch; undefined: it does not wait.
  */
 export function waitForRead(
   now: number,

@@ -51,11 +51,7 @@ export type SharedReadParams = {
   publishTtlMs: number
   /** Longest the lock is held (longer than any read it guards; a crashed holder's lock expires), ms. */
   lockMs: number
-  /**
-   * Longest we wait for another instance's read, ms. Past it, with a window held, that window
-   * answers (source 'ceiling'; the caller tries again, and the holder's lock expires after `lockMs`
-   * if it crashed); with none held, we read ourselves.
-   */
+  /** Longest we wait for another instance's read, ms. */
   waitMs: number
   pollMs?: number
 }
@@ -83,13 +79,9 @@ function newestKnown(p: SharedReadParams, published: FeedWindow | null): SharedR
 }
 
 /**
- * Single-flight across instances: take a window another instance has just read; else read it
- * ourselves under the chain's lock and publish it; while another instance holds the lock, wait for
- * its window (polling) up to `waitMs`. Past that, the window we hold answers: a read of our own
- * beside a slow holder's would break the group's read ceiling (every waiting instance would read),
- * so only an instance that holds no window yet reads without the lock. Without the store (down,
- * slow, not configured) every step degrades to our own read: the store is never the reason a
- * request fails.
+ * Single-flight across instances: take a window another instance has just read; else read it ourselves under
+ * the chain's lock and publish it; while another instance holds the lock, wait for its window (polling) up to
+ * `waitMs`.
  */
 export async function readThroughSharedStore(p: SharedReadParams): Promise<SharedReadResult> {
   const deadline = Date.now() + p.waitMs

@@ -8,14 +8,9 @@ import { INSTANCE_LOCAL_TAG } from '../store/next-cache-handler.mjs'
 import { readThroughSharedStore, type SharedReadResult, type SharedReadSource } from './shared-read'
 
 /**
- * The places a chain's window is held, behind one interface, top to bottom:
- * - process memory: the window this process serves (no I/O, read synchronously);
- * - the Next Data Cache through unstable_cache: shared by a deployment's function instances on
- *   Vercel; inside a Next request only (outside one it is passed through);
- * - Redis (REDIS_URL): shared by a group of instances, with the chain's read lock, so a group reads
- *   each block once and never more than the read ceiling allows.
- * A load asks each layer in turn for a window the caller accepts; the first that has one answers,
- * and below the last layer the upstream read runs. Every layer passed on the way holds the result.
+ * The places a chain's window is held, top to bottom: process memory, the Next Data Cache, Redis
+ * (REDIS_URL); a load asks each in turn, the upstream read runs below the last, and every layer passed
+ * holds the result (docs/development.md, "The window store").
  */
 export type WindowStore = {
   /** The window this process holds (memory), or undefined. */
@@ -86,11 +81,8 @@ type CachedLoader = () => Promise<FeedWindow>
 const dataCacheReaders = processSingleton('data-cache-readers', () => new Map<string, { read: CachedLoader; current?: CachedLoader }>())
 
 /**
- * The Next Data Cache layer for one chain and source (`scope`: lib/feed/feeds.ts sourceScope), its
- * entries revalidated after the chain's period (whole seconds, rounded up). Tagged instance-local: with REDIS_URL the cache
- * handler keeps these entries in memory (the window reaches the other instances through the Redis
- * layer), so each window is written to Redis once. unstable_cache answers a stale entry at once and
- * revalidates behind it: such an entry is not accepted, and the load joins the revalidation's read.
+ * The Next Data Cache layer for one chain and source (`scope`: lib/feed/feeds.ts sourceScope), its entries
+ * revalidated after the chain's period (whole seconds, rounded up).
  */
 export function dataCacheLayer(chainId: number, scope: string): WindowLayer {
   return async (accept, next, ctx) => {

@@ -1,8 +1,7 @@
 import 'server-only'
 /**
- * The service's API to its routes: fee reports for a chain, through the chain's feed (lib/feed),
- * composed with the pure fee math of lib/core. The feed's settings are built here, once per
- * configuration, and passed down: lib/feed and lib/upstream never read the configuration.
+ * The service's API to its routes: fee reports for a chain, through the chain's feed (lib/feed), composed
+ * with the pure fee math of lib/core.
  */
 import { chainFeed, heldWindows, type FeedsSettings } from '../feed/feeds'
 import type { CachedFeeWindow } from '../feed/chain-feed'
@@ -174,9 +173,8 @@ export async function getFeeReport(
 }
 
 /**
- * GET blobFees of a supported chain: the next blob base fee and each level's maxFeePerBlobGas, from
- * the same window as the other endpoints (no read of its own). A chain the tables say carries no
- * blobs is refused before any read.
+ * GET blobFees of a supported chain: the next blob base fee and each level's maxFeePerBlobGas, from the same
+ * window as the other endpoints (no read of its own).
  * @throws UnsupportedChainError, BlobFeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError
  */
 export async function getBlobFees(chainId: number): Promise<{ body: string; meta: ReportMeta }> {
@@ -275,10 +273,7 @@ const lastAccuracy = processSingleton('accuracy-last', () => new Map<number, { r
 /** /metrics computes a chain's accuracy at most this often; /accuracy once per window. */
 const METRICS_ACCURACY_PERIOD_MS = 60_000
 
-/**
- * The accuracy report of a window, computed once per window and kept with it. The backtest over 500
- * blocks is synchronous CPU (docs/api.md gives the measured cost), so callers ask for it sparingly.
- */
+/** The accuracy report of a window, computed once per window and kept with it. */
 const accuracyFor = perWindow('accuracy-reports', (window, policy) => {
   const report = accuracyOf(window, policy)
   lastAccuracy.set(window.chainId, { report, at: Date.now() })
@@ -323,11 +318,10 @@ export function supportedChainNames(): SupportedChainNames {
 }
 
 /**
- * What readiness (/readyz) is judged on: asks every configured chain for its window through the feed,
- * as a request would but without warming it (a load balancer's probes would keep every chain read): a
- * fresh window, no read; an older one, at most its one due read; none young enough, a read bounded by
- * RPC_TIMEOUT_MS; a failing chain, nothing within its back-off. Returns the chains, the windows held
- * after that and each failed chain's error name (lib/http/readiness.ts assesses them).
+ * What readiness (/readyz) is judged on: asks every configured chain for its window through the feed, as a
+ * request would but without warming it (a load balancer's probes would keep every chain read): a fresh
+ * window, no read; an older one, at most its one due read; none young enough, a read bounded by
+ * RPC_TIMEOUT_MS; a failing chain, nothing within its back-off.
  */
 export async function probeChains(): Promise<{
   chainIds: number[]

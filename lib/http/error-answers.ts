@@ -85,11 +85,7 @@ export function errorStatus(err: unknown): number {
   return (err instanceof Error ? answerFor(err)?.status : undefined) ?? 500
 }
 
-/**
- * The one place that turns an error into a status and the JSON error body (ERROR_ANSWERS). Unknown
- * errors are logged by name and message only (causes may hold RPC URLs with provider keys) and
- * answered 500 without detail.
- */
+/** The one place that turns an error into a status and the JSON error body (ERROR_ANSWERS). */
 export function toErrorResponse(err: unknown): Response {
   const how = err instanceof Error ? answerFor(err) : undefined
   if (how === undefined) {

@@ -9,8 +9,7 @@ import { observe } from './observe'
 export type RouteContext = { params: Promise<{ chainId: string }> }
 
 /**
- * The API key the middleware verified, from its signed header. Fails closed: a request that reached a
- * handler any other way (no header, or one the client made up) is refused.
+ * The API key the middleware verified, from its signed header.
  * @throws UnauthenticatedError (401)
  */
 export async function requireIdentity(request: Request): Promise<string> {

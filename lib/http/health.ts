@@ -15,10 +15,9 @@ export function healthzResponse(): Response {
 }
 
 /**
- * GET /readyz: readiness. 200 when every configured chain has a window no older than
- * MAX_STALE_SECONDS (asking the feed for each as a request would, see probeChains); otherwise
- * 503 with the error body and `chains` naming each chain's state. READYZ_AUTH=basic: an API key is
- * needed (the middleware checks it; this handler fails closed on the identity as the API does).
+ * GET /readyz: readiness. 200 when every configured chain has a window no older than MAX_STALE_SECONDS
+ * (asking the feed for each as a request would, see probeChains); otherwise 503 with the error body and
+ * `chains` naming each chain's state.
  */
 export async function readyzResponse(request: Request): Promise<Response> {
   try {

@@ -86,9 +86,8 @@ function metricsText(now = Date.now()): Promise<string> {
 }
 
 /**
- * GET /metrics: the text, to a request carrying the METRICS_TOKEN bearer; 401 otherwise, 404 when no
- * token is configured. The middleware checks the same first; this check is the handler failing
- * closed (a request that reached it any other way gets nothing).
+ * GET /metrics: the text, to a request carrying the METRICS_TOKEN bearer; 401 otherwise, 404 when no token is
+ * configured.
  */
 export async function metricsResponse(request: Request): Promise<Response> {
   let token: string | undefined

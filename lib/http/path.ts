@@ -1,8 +1,4 @@
-/**
- * Whether a raw URL path holds a percent-escape that does not decode (e.g. `%ZZ`, or bytes that are
- * not UTF-8). Next 16 answers such a path in a dynamic segment with a plain-text 500 before any
- * route code runs, so the middleware turns it into our 400 instead.
- */
+/** Whether a raw URL path holds a percent-escape that does not decode (e.g. */
 export function hasMalformedEscape(pathname: string): boolean {
   try {
     decodeURIComponent(pathname)

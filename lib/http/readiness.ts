@@ -15,10 +15,9 @@ export type ChainReadiness = {
 export type Readiness = { ready: boolean; chains: ChainReadiness[] }
 
 /**
- * Readiness of the service: ready when at least one chain is configured and every configured chain
- * has a window read at least once that the feed would still serve: no older than its cache period
- * (fresh) or than `maxStaleSeconds` (served while the next read runs), whichever is longer. (With
- * the defaults MAX_STALE_SECONDS, 60 s, is the longer: cache periods are at most 60 s.) Pure.
+ * Readiness of the service: ready when at least one chain is configured and every configured chain has a
+ * window read at least once that the feed would still serve: no older than its cache period (fresh) or than
+ * `maxStaleSeconds` (served while the next read runs), whichever is longer.
  * @param now ms since the epoch; windows' fetchedAt likewise; ttlMs the window's cache period
  */
 export function assessReadiness(input: {

@@ -35,9 +35,8 @@ export function parseFeeParameter(name: string, raw: string): bigint {
 }
 
 /**
- * The pending transaction's fees from the query of GET replacementFees: maxFeePerGas and
- * maxPriorityFeePerGas (EIP-1559), plus maxFeePerBlobGas for a blob transaction; or gasPrice alone
- * (legacy). Every parameter at most once, none other.
+ * The pending transaction's fees from the query of GET replacementFees: maxFeePerGas and maxPriorityFeePerGas
+ * (EIP-1559), plus maxFeePerBlobGas for a blob transaction; or gasPrice alone (legacy).
  * @returns the fees, wei
  * @throws InvalidQueryError (400) naming the parameter: unknown, repeated, missing, malformed, both
  *   gasPrice and EIP-1559 fields, or a max priority fee above the max fee

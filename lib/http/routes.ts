@@ -111,10 +111,8 @@ type CatalogName = keyof typeof CATALOG
 export type RouteName = ChainEndpointName | CatalogName | 'stream'
 
 /**
- * Every method of one API route, by its name: GET answers (HEAD too, as GET without a body),
- * OPTIONS lists, the write methods get 405. A route file is one line:
- * `export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = apiRoute('suggestedGasFees')`
- * (the stream's adds HEAD, which it answers itself: lib/http/stream.ts).
+ * Every method of one API route, by its name: GET answers (HEAD too, as GET without a body), OPTIONS lists,
+ * the write methods get 405.
  */
 export function apiRoute(name: 'stream'): ReturnType<typeof readOnlyRoute<typeof streamGET>> & { HEAD: typeof streamHEAD }
 export function apiRoute(name: CatalogName): ReturnType<typeof readOnlyRoute<(request: Request) => Promise<Response>>>

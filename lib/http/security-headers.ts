@@ -1,10 +1,4 @@
-/**
- * The Content-Security-Policy of the pages. Scripts: only those carrying this request's nonce, and
- * what they load ('strict-dynamic'): Next's inline bootstrap scripts get the nonce, which Next reads
- * from the request's Content-Security-Policy header (its CSP guide's middleware nonce). Styles allow
- * 'unsafe-inline' (React style attributes; a nonce in style-src would disable it). No framing at all.
- * Edge-safe.
- */
+/** The Content-Security-Policy of the pages. */
 export function pageContentSecurityPolicy(nonce: string, dev = false): string {
   return [
     "default-src 'self'",

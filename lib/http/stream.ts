@@ -10,15 +10,7 @@ import { parseChainId } from './chain-id'
 import { errorStatus, toErrorResponse } from './error-answers'
 import { guarded, type RouteContext } from './guard'
 
-/**
- * GET /networks/{chainId}/stream: Server-Sent Events, one `fees` event per new window.
- *
- * One hub per chain per process holds the subscribers. It does not read the node itself: it
- * subscribes to the chain's feed (which keeps the chain warm, read on its blocks, while subscribed),
- * asks it (getFeeReport) for the chain's report, the same window the REST endpoints get, and pushes
- * when the feed takes a newer window or a read fails. Each event is serialised and encoded once and the same bytes are
- * queued to every subscriber. A subscriber with more than STREAM_BUFFER_BYTES waiting is dropped.
- */
+/** GET /networks/{chainId}/stream: Server-Sent Events, one `fees` event per new window. */
 
 const encoder = new TextEncoder()
 
@@ -261,10 +253,7 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 }
 
-/**
- * The stream route's GET. Auth, rate limit (opening a stream counts as one request), the per-key
- * stream limit, then the current state at once and every change after it.
- */
+/** The stream route's GET. */
 export function streamGET(request: Request, context: RouteContext): Promise<Response> {
   return guarded('stream', request, async ({ key, setChain }) => {
     const chainParam = (await context.params).chainId

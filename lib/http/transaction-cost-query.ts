@@ -56,9 +56,8 @@ function parseUnsignedTx(raw: string): Hex {
 }
 
 /**
- * The query of GET transactionCost: `gas` (required, a decimal integer of at least 21,000), and at most
- * one of `txBytes` (the unsigned serialized size, 1–131,072) and `tx` (the unsigned transaction). Every
- * parameter at most once, none other. The chain's own gas cap is checked against its window.
+ * The query of GET transactionCost: `gas` (required, a decimal integer of at least 21,000), and at most one
+ * of `txBytes` (the unsigned serialized size, 1–131,072) and `tx` (the unsigned transaction).
  * @throws InvalidQueryError (400) naming the parameter
  */
 export function parseTransactionCostQuery(query: URLSearchParams): TransactionCostQuery {

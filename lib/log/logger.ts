@@ -37,9 +37,8 @@ const REDACT_PATHS = [
 ]
 
 /**
- * A pino logger writing one JSON object per line to `destination` (stdout by default), as the
- * service always has: `level` as its name ("info", not 30), no pid or hostname, an ISO time,
- * `msg` last.
+ * A pino logger writing one JSON object per line to `destination` (stdout by default), as the service always
+ * has: `level` as its name ("info", not 30), no pid or hostname, an ISO time, `msg` last.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
@@ -58,8 +57,7 @@ const state = processSingleton('logger', () => ({ logger: undefined as Logger | 
 
 /**
  * pino-pretty's lines instead of JSON (LOG_FORMAT=pretty), written synchronously in this process (no
- * worker-thread transport, which Next's server bundles do not load reliably). Redaction happens
- * before formatting, so a pretty line is censored like a JSON one.
+ * worker-thread transport, which Next's server bundles do not load reliably).
  */
 export function prettyDestination(destination: number | NodeJS.WritableStream = 1): pino.DestinationStream {
   return pretty({ colorize: false, sync: true, translateTime: 'SYS:isoDateTime', destination })

@@ -1,10 +1,7 @@
 /**
- * The /metrics registry (prom-client), one per process: Next may load a route's bundle separately,
- * and each bundle would otherwise get its own copy of prom-client's module-global default registry
- * (and count half the requests). The default process metrics (event-loop lag, heap, GC, CPU, open
- * file descriptors) are collected once per process, without a prefix, so stock Node.js dashboards
- * read them. The edge middleware runs in its own sandbox and cannot count here: requests it refuses
- * (401) are not in these series.
+ * The /metrics registry (prom-client), one per process: Next may load a route's bundle separately, and each
+ * bundle would otherwise get its own copy of prom-client's module-global default registry (and count half the
+ * requests).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { processSingleton } from '../runtime/process-singleton'

@@ -12,9 +12,8 @@ const PREFIX = 'gas-api:v3:rate'
 /** Never refused by the library: the sliding rule (slidingDecision) decides, the library counts. */
 const UNCAPPED = Number.MAX_SAFE_INTEGER
 /**
- * The anchor's life, in windows: every instance numbers windows from the moment the anchor was
- * created, read from its remaining time to live, so Redis's clock places a request in its window.
- * At least 3 windows, so a window's counter (2 windows long) never meets the next anchor's.
+ * The anchor's life, in windows: every instance numbers windows from the moment the anchor was created, read
+ * from its remaining time to live, so Redis's clock places a request in its window.
  */
 const ANCHOR_WINDOWS = (windowSeconds: number) => Math.max(3, Math.floor(1_000_000 / windowSeconds))
 
@@ -79,13 +78,7 @@ function limiters(store: CounterStore, windowSeconds: number): Pair {
   }
 }
 
-/**
- * Sliding-window rate limits on rate-limiter-flexible's counters, the same in memory and in Redis.
- * The library keeps the counts (atomic increments with an expiry: in Redis one EVAL of its own
- * script), falls back to memory when Redis fails (its insuranceLimiter), and times Redis out
- * (RLWrapperTimeouts); the window a request falls in comes from the anchor's time to live, which
- * Redis keeps: Redis's clock, not each instance's.
- */
+/** Sliding-window rate limits on rate-limiter-flexible's counters, the same in memory and in Redis. */
 export class SlidingWindowCounters {
   private readonly pairs = new Map<number, Pair>()
   constructor(private readonly store: CounterStore) {}

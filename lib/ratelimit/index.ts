@@ -29,12 +29,8 @@ function sharedCounters(): SlidingWindowCounters {
 }
 
 /**
- * Counts one request of the key against its quota (RATE_LIMITS, else RATE_LIMIT), in a sliding
- * window (lib/ratelimit/sliding-window.ts). The key is the one the middleware verified
- * (lib/http/guard.ts requireIdentity): never read from client input.
- * With REDIS_URL the counters are in Redis, shared by every instance; while Redis is unreachable
- * or slower than REDIS_TIMEOUT_MS this instance's memory answers (each instance then allows the
- * full quota).
+ * Counts one request of the key against its quota (RATE_LIMITS, else RATE_LIMIT), in a sliding window
+ * (lib/ratelimit/sliding-window.ts).
  * @returns the RateLimit-* headers for the answer
  * @throws RateLimitedError (429) when the quota is spent
  */

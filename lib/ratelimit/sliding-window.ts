@@ -23,12 +23,9 @@ export const unlimited = (policy: RateLimitPolicy): RateLimitDecision => ({
 })
 
 /**
- * The sliding-window counter rule (as Cloudflare's and nginx's limiters apply it): the requests of
- * the trailing window are estimated as the current window's count plus the previous window's count
- * weighted by the share of it the trailing window still covers. A quota spent at the end of one
- * window therefore still counts at the start of the next: no burst of 2× the quota across a
- * boundary, which a fixed window lets through. (The estimate assumes the previous window's requests
- * were spread evenly; it is exact at the boundaries.)
+ * The sliding-window counter rule (as Cloudflare's and nginx's limiters apply it): the requests of the
+ * trailing window are estimated as the current window's count plus the previous window's count weighted by
+ * the share of it the trailing window still covers.
  */
 export function slidingDecision(policy: RateLimitPolicy, { previous, current, elapsedMs }: WindowCounts): RateLimitDecision {
   if (policy.limit === 0) return unlimited(policy)

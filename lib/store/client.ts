@@ -65,11 +65,7 @@ function client(url: string, timeoutMs: number): RedisClientType {
   return state.client
 }
 
-/**
- * Runs one command (or a few) against the shared store within REDIS_TIMEOUT_MS. Returns
- * UNAVAILABLE, never throws, when the store is not configured, is reconnecting, failed within the
- * last second, or fails now: callers then use this instance's memory (degraded mode).
- */
+/** Runs one command (or a few) against the shared store within REDIS_TIMEOUT_MS. */
 export async function withSharedStore<T>(
   command: (redis: RedisClientType) => Promise<T>,
   opts: { evenIfDegraded?: boolean } = {},

@@ -1,13 +1,5 @@
-// @ts-check
-// The Node.js side of Next's cacheHandler (loaded by next-cache-handler.mjs): unstable_cache
-// entries, and any ISR/route cache, live in Redis, shared by every instance. Next loads the handler
-// itself, outside the app bundle, so it is plain JavaScript and reads REDIS_URL and
-// REDIS_TIMEOUT_MS directly (lib/env.ts validates the same variables for the app).
-//
-// Handler order: Redis first, then this instance's LRU. A Redis read that fails (down, reconnecting,
-// slower than REDIS_TIMEOUT_MS) falls through to the LRU; writes go to both, so an instance keeps
-// its own cache while Redis is away and goes back to the shared one when it returns (the client
-// reconnects by itself). The app's own Redis client logs those transitions (lib/store/client.ts).
+// @ts-check The Node.js side of Next's cacheHandler (loaded by next-cache-handler.mjs): unstable_cache
+// entries, and any ISR/route cache, live in Redis, shared by every instance.
 import { CacheHandler } from '@fortedigital/nextjs-cache-handler'
 import createLruHandler from '@fortedigital/nextjs-cache-handler/local-lru'
 import createRedisHandler from '@fortedigital/nextjs-cache-handler/redis-strings'

@@ -1,10 +1,4 @@
-// @ts-check
-// Next's cacheHandler with REDIS_URL (next.config.mjs). Next also bundles the configured handler into
-// the edge middleware, where the Redis client and @fortedigital/nextjs-cache-handler cannot load
-// (they import node:net, node:fs, node:assert/strict at module evaluation and the edge sandbox
-// refuses them, so every request would fail). This file is therefore edge-safe: it loads the real
-// handler (next-cache-handler-node.mjs) on first use, and only on the Node.js runtime. The
-// middleware never uses Next's cache, so on the edge the handler is an empty cache.
+// @ts-check Next's cacheHandler with REDIS_URL (next.config.mjs).
 
 /** @typedef {typeof import('./next-cache-handler-node.mjs')} NodeHandlerModule */
 /** @typedef {InstanceType<NodeHandlerModule['default']>} NodeHandler */
@@ -12,13 +6,7 @@
 /** @type {Promise<NodeHandlerModule> | undefined} */
 let nodeHandler
 
-/**
- * unstable_cache entries with this tag stay in this instance's memory and never go to Redis. The fee
- * window carries it (lib/feed/window-store.ts, the Data Cache layer): the cross-instance single-flight
- * already publishes each window to Redis once (gas-api:v4:window:*), and another instance whose
- * entry has expired finds it there, so a Redis copy of the same window under the handler's key
- * would be a second write of every window and never be read first.
- */
+/** unstable_cache entries with this tag stay in this instance's memory and never go to Redis. */
 export const INSTANCE_LOCAL_TAG = 'gas-api:instance-local'
 /** Entries kept for that tag: a few per configured chain (one per revalidate period and node set). */
 const LOCAL_ENTRIES = 256

@@ -13,10 +13,7 @@ function sanitized(err: unknown): Error {
   return safe
 }
 
-/**
- * Maps a viem transport error to our upstream error classes. Messages stay generic and causes
- * are sanitized: viem's own messages contain the RPC URL, which often embeds a provider API key.
- */
+/** Maps a viem transport error to our upstream error classes. */
 export function classifyRpcError(err: unknown): UpstreamBadResponseError | UpstreamUnavailableError {
   if (err instanceof UpstreamBadResponseError || err instanceof UpstreamUnavailableError) return err
   const cause = sanitized(err)

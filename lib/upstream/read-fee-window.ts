@@ -7,11 +7,10 @@ import { readFromUrl, type ReadFeeWindowParameters } from './read-from-url'
 import { healthyFirst, markHealthy, markUnhealthy } from './url-health'
 
 /**
- * Reads a chain's fee window (on a chain whose blocks carry no baseFeePerGas, a `legacy` window of the
- * same calls): one JSON-RPC batch per URL (eth_getBlockByNumber latest +
- * eth_feeHistory, plus eth_chainId the first time an URL is used and the interval anchor block when
- * it is due; a cold read adds the 'finalized' block as its anchor), validated with zod. Only a cold
- * read of a node that lacks the 'finalized' tag needs a second round, for the window's first block.
+ * Reads a chain's fee window (on a chain whose blocks carry no baseFeePerGas, a `legacy` window of the same
+ * calls): one JSON-RPC batch per URL (eth_getBlockByNumber latest + eth_feeHistory, plus eth_chainId the
+ * first time an URL is used and the interval anchor block when it is due; a cold read adds the 'finalized'
+ * block as its anchor), validated with zod.
  */
 export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<FeeWindow> {
   const deadline = Date.now() + params.timeoutMs

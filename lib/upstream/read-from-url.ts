@@ -67,9 +67,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   const anchorDue =
     p.previous !== undefined && (prevAnchor === null || p.previous.headNumber - prevAnchor.number > ANCHOR_MAX_WINDOWS * p.blockCount)
 
-  // One round: these calls leave in a single JSON-RPC batch. A cold read also asks for the
-  // 'finalized' block, a block some way back whose number needs no earlier answer, to measure the
-  // interval from; a node without that tag costs one more call below.
+  // One round: these calls leave in a single JSON-RPC batch.
   const cold = p.previous === undefined
   const [chainIdRaw, head, history, freshAnchor, finalized, l1Fee] = await Promise.all([
     known === undefined ? client.request({ method: 'eth_chainId' }) : Promise.resolve(undefined),
@@ -228,9 +226,8 @@ async function pageOlder(client: Client, first: FeeHistory, p: ReadFeeWindowPara
         `The upstream node's eth_feeHistory pages do not join (page ${i + 1} of the window's older blocks ends at block ${page.oldestBlock + n - 1}, the next starts at ${joined.oldestBlock}).`,
       )
     }
-    // blob fields only when every page has them (a page's last blob base fee is not checked against
-    // the next page's first: at a fork the node prices "next" with the parent's fork, the block itself
-    // with its own)
+    // blob fields only when every page has them (a page's last blob base fee is not checked against the next
+    // page's first: at a fork the node prices "next" with the parent's fork, the block itself with its own)
     const blobs =
       page.baseFeePerBlobGas && page.blobGasUsedRatio && joined.baseFeePerBlobGas && joined.blobGasUsedRatio
         ? {

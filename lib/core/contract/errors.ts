@@ -1,8 +1,4 @@
-/**
- * Error classes the service raises. Each has a `name`, a short message fit for clients (no URLs,
- * no secrets) and an optional `cause`. Only `toErrorResponse` (lib/http/error-answers.ts) turns them
- * into statuses.
- */
+/** Error classes the service raises. */
 
 export class InvalidChainIdError extends Error {
   override name = 'InvalidChainIdError'

@@ -1,9 +1,8 @@
 /**
- * The feed's freshness constants, in one place: how long a window is fresh (the period, one block
- * interval within [1 s, 60 s]), when a served answer is called stale (STALE_PERIODS), how old an
- * answer a client may act on (answerAgeBlocks: the max fee's headroom covers it), and the hard
- * ceiling on upstream reads (MAX_READS_PER_PERIOD). Pure numbers: lib/feed applies them, the
- * estimator sizes its headroom on them.
+ * The feed's freshness constants, in one place: how long a window is fresh (the period, one block interval
+ * within [1 s, 60 s]), when a served answer is called stale (STALE_PERIODS), how old an answer a client may
+ * act on (answerAgeBlocks: the max fee's headroom covers it), and the hard ceiling on upstream reads
+ * (MAX_READS_PER_PERIOD).
  */
 
 /** The period's bounds: about one block interval, but not below 1 s (unstable_cache's unit) or above 60 s. */
@@ -16,19 +15,16 @@ export function periodOf(blockIntervalMs: number): number {
 }
 
 /**
- * A window's next read (lib/feed/read-timing/next-read.ts) is trusted up to this many periods after the window
- * was read. The read timing never plans one later than a period after a read (a wall-clock step on a
- * drifting devnet), so this bound only stops a window from elsewhere (another instance's clock, an
- * older phase) from staying fresh too long. One period was too tight: the wall-clock pace measured
- * from the heads this process took came out a few ms short of the plan's, so a client asking every
- * 300 ms read early about one block in three on a drifting devnet (issue 20's trace).
+ * A window's next read (lib/feed/read-timing/next-read.ts) is trusted up to this many periods after the
+ * window was read. One period was too tight: the wall-clock pace measured from the heads this process took
+ * came out a few ms short of the plan's, so a client asking every 300 ms read early about one block in three
+ * on a drifting devnet (issue 20's trace).
  */
 export const FRESH_PERIODS = 2
 
 /**
- * An answer is current while it is younger than three periods: the max fee's headroom covers an
- * answer that old (answerAgeBlocks), and a read under way that brings the next window within that
- * time is not late. Past it, or once a read has failed, it is stale.
+ * An answer is current while it is younger than three periods: the max fee's headroom covers an answer that
+ * old (answerAgeBlocks), and a read under way that brings the next window within that time is not late.
  */
 export const STALE_PERIODS = 3
 

@@ -1,9 +1,6 @@
 /**
- * The service's own accuracy on the live chain: the backtest (./backtest.ts, the code behind
- * `npm run backtest`) run on the window the service already holds. Each level's suggestion at block
- * N (the estimator on the window's blocks up to N and the next base fee the node reported with N) is
- * judged on blocks N+1… by the inclusion rule and the lenient judge, the backtest's default. No data
- * beyond the window is read.
+ * The service's own accuracy on the live chain: the backtest (./backtest.ts, the code behind `npm run
+ * backtest`) run on the window the service already holds.
  */
 import { ours, runBacktest, type LevelMetrics } from './backtest'
 import { withLiveParams, type ChainFeePolicy } from '../chain-rules/chain-policy'

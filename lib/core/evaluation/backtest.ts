@@ -1,8 +1,6 @@
 /**
- * The backtest: each strategy's suggestion at block N judged on the blocks after N by the inclusion
- * rule and a judge (./judge.ts). `npm run backtest` runs it on recordings (scripts/backtest); the
- * service runs the same code on its live window for GET /networks/{chainId}/accuracy
- * (./accuracy.ts), so the offline and live numbers agree on the same blocks.
+ * The backtest: each strategy's suggestion at block N judged on the blocks after N by the inclusion rule and
+ * a judge (./judge.ts).
  */
 import { BACKTEST_PERCENTILES, judgeNamed, OPENCHAINBENCH_PERCENTILE, realizedTip, type BlockStats, type Judge } from './judge'
 import { chainFeePolicy, type ChainFeePolicy } from '../chain-rules/chain-policy'
@@ -75,12 +73,7 @@ export type Trial = {
 /** What a block demanded, by the judge, the chain minimum applied. */
 export type Demand = (b: BlockStats) => bigint | null
 
-/**
- * The inclusion rule. A transaction sent right after block N with (maxFee, maxPriority) is included
- * in the first block N+k with maxFee ≥ baseFee(N+k) and effective tip min(maxPriority, maxFee −
- * baseFee(N+k)) ≥ the tip that block demanded (by the judge). In base-fee mode (the data has no tips)
- * only the part of the max fee reserved for the base fee (maxFee − maxPriority) is checked.
- */
+/** The inclusion rule. */
 export function firstInclusion(s: Suggestion, future: readonly BlockStats[], mode: 'fees' | 'base-fee', demanded: Demand): number | null {
   for (const [i, b] of future.entries()) {
     const k = i + 1
@@ -181,11 +174,8 @@ const quantile = (xs: number[], q: number): number | null => {
 export const WARMUP_BLOCKS = 20
 
 /**
- * Replays a window: at each block N, each strategy sees the blocks up to N − lag and the next base
- * fee the node reported then (baseFee(N − lag + 1)): data `lagBlocks` old, as a served answer can be.
- * A transaction sent right after block N with its suggestion is judged on blocks N+1… by the judge,
- * wherever the suggestion's own promised wait still has recorded blocks after N (so a long promise
- * has fewer trials near the end of a window than a short one).
+ * Replays a window: at each block N, each strategy sees the blocks up to N − lag and the next base fee the
+ * node reported then (baseFee(N − lag + 1)): data `lagBlocks` old, as a served answer can be.
  */
 export function runBacktest(opts: {
   blocks: readonly BlockStats[]

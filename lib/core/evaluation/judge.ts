@@ -1,8 +1,6 @@
 /**
- * The inclusion judges: what a block demanded of a newcomer's tip, from what a block's data shows
- * (every transaction's tip, or eth_feeHistory's reward percentiles). Shared by the offline backtest
- * (scripts/backtest) and the service's live accuracy (lib/core/evaluation/accuracy.ts), so both give the same
- * verdict on the same blocks.
+ * The inclusion judges: what a block demanded of a newcomer's tip, from what a block's data shows (every
+ * transaction's tip, or eth_feeHistory's reward percentiles).
  */
 import { FULL_BLOCK_RATIO, IGNORE_TIP_WEI } from '../fee-math/estimator'
 
@@ -20,11 +18,7 @@ export type BlockStats = {
   tips?: bigint[]
 }
 
-/**
- * The lowest tip above 2 wei a block included, or null. From every transaction's tip where the data
- * has them; from a recorded percentile grid (eth_feeHistory on a fine grid) the lowest grid value
- * above 2 wei, which is at or above the true lowest.
- */
+/** The lowest tip above 2 wei a block included, or null. */
 export function lowestRealTip(b: BlockStats): bigint | null {
   if (b.tips) return b.tips.find((t) => t > IGNORE_TIP_WEI) ?? null
   return b.rewards.find((r): r is bigint => r !== null && r > IGNORE_TIP_WEI) ?? null
@@ -37,11 +31,7 @@ export function hasTipData(b: BlockStats): boolean {
 
 const rewardAt = (b: BlockStats, p: (typeof BACKTEST_PERCENTILES)[number]) => b.rewards[BACKTEST_PERCENTILES.indexOf(p)] ?? null
 
-/**
- * A judge: the tip a block demanded of a newcomer (wei), or null when the data cannot tell. Every
- * judge floors it at the chain's minimum (what its validators accept). None of them is the
- * estimator's own statistic: the backtest reports the verdict under each.
- */
+/** A judge: the tip a block demanded of a newcomer (wei), or null when the data cannot tell. */
 export type Judge = {
   name: 'lenient' | 'moderate' | 'strict'
   description: string

@@ -75,23 +75,14 @@ export type BlobCapInput = {
 }
 
 /**
- * The highest blob base fee of blocks head+1 … head+`blocks` (wei): the protocol's largest rise from
- * the next block's (known) blob base fee, in the EIP's own integer math.
- *
- * A block's excess blob gas rises from its parent's by at most (max − target) × GAS_PER_BLOB (a full
- * parent: EIP-4844 calc_excess_blob_gas), and, where EIP-7918 is active, by at most
- * blob_gas_used × (max − target) / max, the same for a full parent: the EIP keeps "the per-block
- * maximum increase unchanged" and only stops the excess falling while a blob costs less than
- * BLOB_BASE_COST execution gas (go-ethereum calcExcessBlobGas, isOsaka branch). So with E₁ the excess
- * the next blob base fee implies (maxExcessFor: taken from above), block head+k has at most
- * E₁ + (k − 1)(max − target) × GAS_PER_BLOB, and fake_exponential of that is its highest blob base fee
- * (fake_exponential never falls as the excess grows). The EIP-7918 reserve price sets no floor on the
- * fee a block charges (it acts through the excess only), so there is no other bound to respect.
- *
- * A fork that may activate within the blocks (FORK_LOOKAHEAD_FACTOR) changes the parameters: then
- * every step takes the largest max and the smallest target of the forks in play, the fee the smallest
- * update fraction, and E₁ the room the next block's own target may leave (its excess is at most its
- * parent's excess plus blob gas used, i.e. E₁ + the head fork's target).
+ * The highest blob base fee of blocks head+1 … head+`blocks` (wei): the protocol's largest rise from the next
+ * block's (known) blob base fee, in the EIP's own integer math. A block's excess blob gas rises from its
+ * parent's by at most (max − target) × GAS_PER_BLOB (a full parent: EIP-4844 calc_excess_blob_gas), and,
+ * where EIP-7918 is active, by at most blob_gas_used × (max − target) / max, the same for a full parent: the
+ * EIP keeps "the per-block maximum increase unchanged" and only stops the excess falling while a blob costs
+ * less than BLOB_BASE_COST execution gas (go-ethereum calcExcessBlobGas, isOsaka branch). The EIP-7918
+ * reserve price sets no floor on the fee a block charges (it acts through the excess only), so there is no
+ * other bound to respect.
  */
 export function maxBlobBaseFee(input: BlobCapInput, blocks: number): bigint {
   const { nextBlobBaseFee: next, schedule, headTimestamp, blockIntervalMs } = input
@@ -111,12 +102,9 @@ export function maxBlobBaseFee(input: BlobCapInput, blocks: number): bigint {
 }
 
 /**
- * Each level's maxFeePerBlobGas (wei): the highest blob base fee over the blocks its promise reaches,
- * the answer's possible age and the level's wait (levelHorizon, as the execution max fee covers),
- * then, as the execution max fees, never less for a faster level than for a slower one. A slower
- * level waits longer, so its blocks reach further: with protocol bounds, every level then has low's
- * cap. (Only the blob base fee is paid, never the cap: a higher cap costs nothing but the balance a
- * node checks before it takes the transaction.)
+ * Each level's maxFeePerBlobGas (wei): the highest blob base fee over the blocks its promise reaches, the
+ * answer's possible age and the level's wait (levelHorizon, as the execution max fee covers), then, as the
+ * execution max fees, never less for a faster level than for a slower one.
  */
 export function blobFeeCaps(input: BlobCapInput): Record<Urgency, bigint> {
   const out = {} as Record<Urgency, bigint>

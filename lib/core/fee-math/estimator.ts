@@ -6,9 +6,8 @@ import { mulDivCeil, PPM } from '../units'
 import { baseFeeCap, fitForecast, FORECAST_HORIZONS, type ForecastModel } from './forecast'
 
 /**
- * Per-urgency settings (one row per level, as MetaMask's gas-fee-controller has them): the promised
- * wait in blocks of the chain's measured interval, and the share of transactions that should get in
- * within it. Everything else is derived from these.
+ * Per-urgency settings (one row per level, as MetaMask's gas-fee-controller has them): the promised wait in
+ * blocks of the chain's measured interval, and the share of transactions that should get in within it.
  */
 export const LEVEL_SETTINGS: Record<Urgency, { targetInclusion: number; minWaitBlocks: number; maxWaitBlocks: number }> = {
   low: { targetInclusion: 0.9, minWaitBlocks: 1, maxWaitBlocks: 6 },
@@ -35,13 +34,9 @@ export function tipBlocks(level: Urgency, blockIntervalMs: number, tipWindowMs: 
 }
 
 /**
- * A level's tip (wei): over every run of W consecutive recent blocks (W = the level's promised
- * wait), the cheapest demanded tip in the run is the best chance a transaction sent before it would
- * have had; the tip is the target-inclusion quantile (nearest rank) of those minima. A tip at the
- * p-quantile would have got in within W blocks for a share p of the recent starting points, with
- * no assumption that consecutive blocks are independent (they are not: demand comes in bursts).
- * The rank never passes the TAIL_SAMPLES-th largest minimum: a window too short for the quantile it
- * claims (a young chain) gets the highest rank it can estimate, not its single largest run.
+ * A level's tip (wei): over every run of W consecutive recent blocks (W = the level's promised wait), the
+ * cheapest demanded tip in the run is the best chance a transaction sent before it would have had; the tip is
+ * the target-inclusion quantile (nearest rank) of those minima.
  */
 function levelTip(demanded: readonly bigint[], level: Urgency): bigint {
   const { targetInclusion, maxWaitBlocks: w } = LEVEL_SETTINGS[level]
@@ -78,10 +73,8 @@ const TREND_BLOCKS = 10
 export const IGNORE_TIP_WEI = 2n
 
 /**
- * The largest per-block base fee rise to plan for (ppm): the chain's protocol maximum (12.5% on
- * Ethereum, 2% on OP-stack chains). Where the policy only assumes its bound (an unknown chain), the
- * largest rise the window shows counts too when it is more; never less than the bound because a small
- * rise was observed. An observed rise counts up to 100%; the chain's own rule counts whole.
+ * The largest per-block base fee rise to plan for (ppm): the chain's protocol maximum (12.5% on Ethereum, 2%
+ * on OP-stack chains).
  */
 export function maxBaseFeeRisePpm(
   policy: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'enforceBaseFeeBounds' | 'liveParamsRead'>,
@@ -111,16 +104,7 @@ function rewardAt(data: FeeData, block: number, percentile: number): bigint | un
   return data.rewards[block]?.[column]
 }
 
-/**
- * What block i would have demanded of a newcomer, as far as eth_feeHistory tells. A full block
- * (≥ FULL_BLOCK_RATIO of its gas limit: every newcomer competed) demanded its 10th-percentile tip; a
- * block with room took its cheapest real tip: the lowest of its 0th, 1st and 5th percentiles above
- * IGNORE_TIP_WEI. 0 when it was empty, sent no tip data, or showed no tip above IGNORE_TIP_WEI: such
- * a block had room for anything the chain accepts. Wei.
- * Why not the 10th percentile of every block (v3.0): on real mainnet blocks with room, transactions
- * tipping far below it got in as fast as the rest (../shared/data's mempool waits: from 0.01 gwei up,
- * the share included within 24 s does not grow with the tip; `npm run waits`).
- */
+/** What block i would have demanded of a newcomer, as far as eth_feeHistory tells. */
 export function demandProxyAt(data: FeeData, i: number): bigint {
   const ratio = data.gasUsedRatio[i]
   if (ratio === undefined || ratio === 0) return 0n
@@ -162,23 +146,21 @@ export function forecastHorizonsFor(blockIntervalMs: number): number {
 }
 
 /**
- * The least headroom any max fee leaves (wei of base fee): the next base fee raised by one full block
- * at the chain's rule (`model.fullBlock`: Ethereum ×1.125, an OP-stack chain ×(1 + (elasticity − 1) /
- * denominator) from its head's extraData, Polygon its bound; on a chain with no per-block bound the
- * policy's assumed rise, docs/estimator.md). A window that never moved is no evidence that nothing
- * can: one busy block after the answer must not price a transaction out.
+ * The least headroom any max fee leaves (wei of base fee): the next base fee raised by one full block at the
+ * chain's rule (`model.fullBlock`: Ethereum ×1.125, an OP-stack chain ×(1 + (elasticity − 1) / denominator)
+ * from its head's extraData, Polygon its bound; on a chain with no per-block bound the policy's assumed rise,
+ * docs/estimator.md).
  */
 export function headroomFloor(model: ForecastModel): bigint {
   return model.fullBlock
 }
 
 /**
- * Each level's base-fee cap (wei): the base fee that every block of its horizon (levelHorizon: the
- * answer's age and its wait) stays at or under with the level's own promise (low 90%, medium 95%,
- * high 99%) by the forecast (./forecast.ts baseFeeCap); never below headroomFloor (one full block's
- * rise over the next base fee), never above the protocol's bound over that horizon, the bound itself
- * where the window is too short to forecast. A faster level's cap is at least a slower one's
- * (low ≤ medium ≤ high).
+ * Each level's base-fee cap (wei): the base fee that every block of its horizon (levelHorizon: the answer's
+ * age and its wait) stays at or under with the level's own promise (low 90%, medium 95%, high 99%) by the
+ * forecast (./forecast.ts baseFeeCap); never below headroomFloor (one full block's rise over the next base
+ * fee), never above the protocol's bound over that horizon, the bound itself where the window is too short to
+ * forecast.
  */
 export function levelBaseFeeCaps(model: ForecastModel, blockIntervalMs: number): Record<Urgency, bigint> {
   const out = {} as Record<Urgency, bigint>
@@ -243,11 +225,8 @@ export function baseFeeStats(data: FeeData) {
 }
 
 /**
- * networkCongestion: the mid-rank of the next base fee among the window's base fees (the share
- * below it plus half the share equal to it), so a flat window (Linea's 7 wei, BSC's 0) is 0.5, not 1.
- * It always agrees with busyThreshold: above 0.9 exactly when the next base fee is above it. Where
- * ties would put it on the wrong side, it is 0.9 (at or below the threshold), or half a rank above
- * 0.9 (above it). Rounded to 6 decimals.
+ * networkCongestion: the mid-rank of the next base fee among the window's base fees (the share below it plus
+ * half the share equal to it), so a flat window (Linea's 7 wei, BSC's 0) is 0.5, not 1.
  */
 export function congestion(baseFees: readonly bigint[], next: bigint, busyThreshold: bigint): number {
   const rank = midRank(baseFees, next)

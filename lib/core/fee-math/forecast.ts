@@ -1,27 +1,8 @@
 /**
- * The base-fee forecast: the base fee of each of the next FORECAST_HORIZONS blocks as quantiles
- * (p50, p90, p99) and the protocol's bound, and the caps the max fees are sized by. Pure: no I/O,
- * estimated at serve time from the chain's own window (the 500 base fees the service holds and the
- * next one), never fitted offline.
- *
- * The model, on the log base-fee steps x_i = ln(b_{i+1} / b_i) of the window (a block's fullness
- * under EIP-1559 and its variants: the step is a fixed function of it):
- * - the conditional mean: fullness persists, so the steps follow an AR(1) around the window's mean
- *   step μ with persistence φ (least squares over the window's consecutive pairs); the head's step
- *   (the next base fee over the head's, fixed by the head's gas used) is its starting point. The
- *   expected log rise from the next block to block head + k is Σ_{t=1}^{k−1} (μ + φ^t (x_head − μ)).
- * - the spread: the same prediction made at every earlier block of the window, against what followed
- *   (the window's own residuals, per horizon: ~490 of them). A quantile of the forecast is the next
- *   base fee × exp(mean + that quantile of the residuals). p99 is the residuals' 99.5% quantile:
- *   of 490 residuals only ~5 lie above their 99th percentile and they come from one or two bursts,
- *   so the plain 99% quantile covered 98.1% (mainnet, September 2022) and 98.3% (Polygon) at their
- *   worst horizons, under the 98.5% asked (docs/estimator.md).
- *   (Scaling the residuals by the current volatility, a GARCH-like step, was tried and dropped: it
- *   widened the fan on Polygon's window past the p90 band and made mainnet's p99 less sharp.)
- * - the protocol: every quantile within the chain's bounds from the next base fee (k − 1 steps of
- *   the largest rise and fall), where the chain enforces them (chain-policy.ts); `bound` is the
- *   largest rise's, null on chains that only assume one. No quantile below the chain's minimum base
- *   fee where its blocks carry one (OP-stack Jovian).
+ * The base-fee forecast: the base fee of each of the next FORECAST_HORIZONS blocks as quantiles (p50, p90,
+ * p99) and the protocol's bound, and the caps the max fees are sized by. Estimated at serve time from the
+ * chain's own window: an AR(1) on the log base-fee steps, its spread from the window's own residuals, kept
+ * within the chain's bounds (docs/estimator.md, "The base-fee forecast"). Pure: no I/O.
  */
 import type { ChainFeePolicy } from '../chain-rules/chain-policy'
 import { mulDivCeil, PPM } from '../units'
@@ -36,9 +17,8 @@ export type BoundsPolicy = Pick<
 >
 
 /**
- * Whether the policy's bounds are the chain's rule (Ethereum's and Polygon's, enforced; an OP-stack
- * chain's once its head carried its live parameters): then `bound` is served and no quantile or cap
- * passes it. Elsewhere the bound is only assumed (it plans a short window's headroom) and `bound` is null.
+ * Whether the policy's bounds are the chain's rule (Ethereum's and Polygon's, enforced; an OP-stack chain's
+ * once its head carried its live parameters): then `bound` is served and no quantile or cap passes it.
  */
 const boundIsRule = (p: BoundsPolicy) => p.enforceBaseFeeBounds || p.liveParamsRead === true
 
@@ -258,9 +238,8 @@ export function baseFeeQuantile(model: ForecastModel, k: number, q: number): big
 }
 
 /**
- * The base fee that every block head + 1 … head + H stays at or under with probability q: the cap a
- * max fee needs for a promise over H blocks. Never below the next base fee; never above the
- * protocol's bound at H where the chain enforces one; the bound itself when the model has no fit.
+ * The base fee that every block head + 1 … head + H stays at or under with probability q: the cap a max fee
+ * needs for a promise over H blocks.
  */
 export function baseFeeCap(model: ForecastModel, horizon: number, q: number): bigint {
   const hi = model.upper(horizon)

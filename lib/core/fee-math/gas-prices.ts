@@ -7,13 +7,10 @@ import type { FeeData, LevelEstimate, Urgency } from '../types'
 export type LevelGasPrices = Record<Urgency, bigint>
 
 /**
- * Legacy gas prices on an EIP-1559 chain, wei: each level's gas price is the node's next base fee
- * plus the level's suggested priority fee. A type-0 transaction's gasPrice is both its cap and its
- * bid: in a block of base fee B it pays all of gasPrice, of which gasPrice − B goes to the producer as
- * its tip (EIP-1559: legacy transactions have max fee = max priority fee = gasPrice). At the next
- * block's base fee this price tips exactly what the level suggests. Nothing is added for a rising
- * base fee: unlike a max fee, a gas price is paid in full, so headroom would be an overpayment on
- * every transaction.
+ * Legacy gas prices on an EIP-1559 chain, wei: each level's gas price is the node's next base fee plus the
+ * level's suggested priority fee. A type-0 transaction's gasPrice is both its cap and its bid: in a block of
+ * base fee B it pays all of gasPrice, of which gasPrice − B goes to the producer as its tip (EIP-1559: legacy
+ * transactions have max fee = max priority fee = gasPrice).
  */
 export function gasPricesFromLevels(nextBaseFee: bigint, levels: Record<Urgency, LevelEstimate>): LevelGasPrices {
   return {
@@ -24,14 +21,10 @@ export function gasPricesFromLevels(nextBaseFee: bigint, levels: Record<Urgency,
 }
 
 /**
- * Legacy gas prices on a chain without EIP-1559, wei, from its eth_feeHistory window (base fees 0,
- * rewards = the transactions' whole gas prices). The estimator's tip rule applied to the blocks that
- * included a transaction priced above 2 wei, the most recent last: a full block demanded its
- * 10th-percentile price, a block with room its cheapest real price; each level pays its
- * target quantile of the cheapest price over every run of its promised wait. Blocks without such a
- * transaction are left out: without a base fee an empty block says nothing about the lowest price
- * the chain's miners accept (go-ethereum's oracle likewise samples its last price for them and looks
- * further back, eth/gasprice/gasprice.go SuggestTipCap).
+ * Legacy gas prices on a chain without EIP-1559, wei, from its eth_feeHistory window (base fees 0, rewards =
+ * the transactions' whole gas prices). Blocks without such a transaction are left out: without a base fee an
+ * empty block says nothing about the lowest price the chain's miners accept (go-ethereum's oracle likewise
+ * samples its last price for them and looks further back, eth/gasprice/gasprice.go SuggestTipCap).
  * @throws NoPriceDataError when no block of the window holds such a transaction
  */
 export function legacyGasPrices(data: FeeData, chainId: number, policy: ChainFeePolicy = DEFAULT_FEE_POLICY): LevelGasPrices {

@@ -6,10 +6,9 @@ import { toFeeData } from '../fee-math/fee-data'
 import type { FeeWindow, LevelEstimate, Urgency } from '../types'
 
 /**
- * Replacing a pending transaction (speed-up or cancel: the same sender and nonce): how much higher its
- * fees must be for the common transaction pools to take the new one, as data, one row per client and
- * pool, each with the file and constant it comes from in that client's repository. Pure: no next/*,
- * no network. All amounts wei (bigint).
+ * Replacing a pending transaction (speed-up or cancel: the same sender and nonce): how much higher its fees
+ * must be for the common transaction pools to take the new one, as data, one row per client and pool, each
+ * with the file and constant it comes from in that client's repository.
  */
 
 /** Which transactions a rule applies to: regular (types 0, 1, 2, 4) or blob (type 3). */
@@ -280,8 +279,7 @@ export type ReplacementFees = Record<'minimum' | Urgency, TransactionFees>
 
 /**
  * The replacement fees: `minimum` (minimumReplacement) and, per level, the larger of the minimum and the
- * level's current suggestion, field by field, with the tip never above the max fee. A blob fee's
- * suggestion is GET blobFees' level (where the window has blob fees; else the minimum's).
+ * level's current suggestion, field by field, with the tip never above the max fee.
  */
 export function replacementFees(fees: TransactionFees, suggestions: Record<Urgency, LevelSuggestion>): ReplacementFees {
   const minimum = minimumReplacement(fees)

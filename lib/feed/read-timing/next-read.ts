@@ -1,7 +1,6 @@
 /**
- * The feed's read timing, a pure function: when the next upstream read of a chain is due, so that
- * each new block is read once, soon after it reaches the node. No I/O, no timers: the chain's feed
- * (lib/feed/chain-feed.ts) keeps the returned phase and arms its timer on the returned time.
+ * The feed's read timing, a pure function: when the next upstream read of a chain is due, so that each new
+ * block is read once, soon after it reaches the node.
  */
 import type { ReadPhase } from '../feed-window'
 
@@ -22,23 +21,12 @@ export type ReadOutcome = {
 
 /** The first retry after a read that found no new head comes this share of a step later; each next one doubles the gap. */
 const RETRY_SHARE = 1 / 16
-/**
- * In the first YOUNG_BLOCKS blocks after the first one found, the first retry comes this share of a
- * step later instead: the envelope is still creeping down from its first guess, so reads come early
- * more often, and the ceiling (two reads per period) leaves a block only one retry before the next
- * slot's read; at 1/16 step that retry came too early for a late block often enough to let one go by
- * (bench:read-timing, cold start column: 4 blocks of 320 on 1-s slots, 0 with 1/8).
- */
+/** The first retry's share in the first YOUNG_BLOCKS blocks found, while the envelope still creeps down from its first guess. */
 const YOUNG_RETRY_SHARE = 1 / 8
 const YOUNG_BLOCKS = 16
 /** A read is planned at least this share of a step past the latest start that came too early. */
 const MARGIN_SHARE = 1 / 32
-/**
- * On the wall clock, 1/16: there loMs also sinks by the pace's error every block (below), and with
- * 1/32 an early read came every ~7 blocks (the chain feed on a simulated drifting devnet, the harness
- * of tests/unit/feed/chain-feed.test.ts, while the sink still used the pace's whole bound: 1.117
- * reads per block over blocks 5–35 with 1/32, 1.104 with 1/16; the event p99 292 → 353 ms).
- */
+/** MARGIN_SHARE on the wall clock, where loMs also sinks by the pace's error every block. */
 const WALL_MARGIN_SHARE = 1 / 16
 /** After an on-time read, the planned start moves this share of the way down to loMs + margin. */
 const CREEP_SHARE = 1 / 4
@@ -54,22 +42,12 @@ const IRREGULAR_GAP_SHARE = 1 / 8
 const IRREGULAR_LIMIT = 1 / 4
 /** A timestamp gap longer than this many mean intervals is a missed slot or a pause, not the chain's step. */
 const MAX_STEP_INTERVALS = 1.5
-/**
- * The drift is the slope, per block, of the found offset (the mid of the read that found a head,
- * minus its timestamp) from a base point: the first head found, then a point on the fitted line
- * between BASE_KEEP and BASE_MAX blocks back (moved forward along the line, so each found head
- * moves the slope by its own error over at least 64 blocks, not 1/8 of it: no random walk).
- */
+/** The drift's base point moves along the fitted line to between BASE_KEEP and BASE_MAX blocks back: no random walk. */
 const BASE_KEEP = 64
 const BASE_MAX = 128
 /** The clock changes only on a slope over at least this many blocks (a read's jitter, up to half a step, over 8). */
 const SWITCH_SPAN = 8
-/**
- * Reads go on the wall clock when the drift is past half a step and back on timestamps below an
- * eighth: the gap keeps a read's own jitter (up to half a 1-s step on a loaded devnet) from flipping
- * it (a quarter step let 1-s slot chains on a loaded CI machine flip; a drifting devnet's drift is a
- * whole step).
- */
+/** Reads go on the wall clock past half a step of drift and back below an eighth: a read's own jitter does not flip them. */
 const DRIFT_ENTER_SHARE = 1 / 2
 const DRIFT_LEAVE_SHARE = 1 / 8
 /** One drift sample counts at most this many steps (a process that started mid-pause measures nonsense once). */
@@ -78,20 +56,9 @@ const DRIFT_CLIP_STEPS = 4
 const JITTER_SHARE = 1 / 16
 /** After arrivals left every line, the pace's error is at least this share of it: reads keep probing until brackets bound it again. */
 const MIN_PACE_ERR_SHARE = 1 / 64
-/**
- * The pace error the reads plan against: this share of the bound the brackets give (the bound is
- * the worst case, both brackets' arrivals at opposite ends and the allowance spent; in traces of the
- * simulated drifting devnet the real error was under a tenth of it to about half, 0.84 once, after a
- * pause). Below the real error, the sink below still outruns it, quadratically.
- */
+/** The pace error the reads plan against, as a share of the worst case the brackets bound. */
 const ERR_SCALE = 3 / 4
-/**
- * On the wall clock, loMs sinks after each block found on time by the pace's error times the blocks
- * since the last bracket over a ramp: reads first stay near the bracket's top, then come earlier
- * faster and faster, so an early read (a new bracket) always comes, whichever way the pace is off.
- * The ramp is as long as keeps a pace off by the planned error from putting reads more than
- * LATE_SHARE of a step late before the sink outruns it, and at most RAMP_BLOCKS.
- */
+/** On the wall clock loMs sinks by the pace's error over a ramp of at most RAMP_BLOCKS, keeping reads under LATE_SHARE late. */
 const LATE_SHARE = 1 / 4
 const RAMP_BLOCKS = 64
 /** Brackets older than this many blocks are dropped (a devnet's pace may change). */
@@ -102,43 +69,9 @@ const MAX_BRACKETS = 8
 const REANCHOR_SHARE = 1 / 4
 
 /**
- * When the next read is due, so that each new block is read once, soon after it reaches the node:
- * the stream sends one event per block, and a read per block is what the service may spend.
- *
- * Reads are timed on the blocks' slots: the next block's slot is the held head's plus one step,
- * and the read starts `hiMs` after it.
- * - The slot clock: the head's timestamp while timestamps track the wall clock (a missed slot shows
- *   in the timestamps, a replay node's constant skew cancels out). A devnet whose timestamps drift
- *   (anvil with a genesis in the past: +1 s per 2-s block) is timed on the wall clock: the slot
- *   advances by the chain's pace, the wall time per block that fits the bracketed arrivals (a block
- *   found right after a read that came too early for it arrived between the two: paceOf). A read
- *   on time says nothing of the pace (it finds its block wherever the plan put it), so on the wall
- *   clock loMs also sinks by the pace's planned error, faster the longer no read came early: an
- *   early read always comes, a too-long pace cannot put the reads later block after block unseen.
- *   The clock changes on the pace once brackets bound it (within a quarter step), before that on
- *   the slope of found reads over SWITCH_SPAN blocks.
- * - The envelope: `loMs` is the latest start (after its slot) of a read that came too early for its
- *   block. A read that found its block on time moves `hiMs` a quarter of the way down to loMs plus
- *   1/32 step; a block found only by a retry lifts hiMs to where it was found (at most a quarter step
- *   per block) and loMs to where it was missed. loMs sinks 1/4096 step per read. Delays that vary
- *   from block to block settle hiMs near the top of their spread; the reads that come early cost
- *   about one extra read per ~128 blocks.
- * - Backoff: reads that find no new head are retried after 1/16 step (1/8 in the first 16 blocks found), then gaps doubling up to the
- *   period, and never later than the following slot's planned read. A late block is found by the
- *   first retry, a missed slot costs a few reads, a stalled chain is read about once per period.
- * - The ceiling (lib/core/contract/freshness.ts MAX_READS_PER_PERIOD = 2): the plan is never earlier than one
- *   period after the start of the read before this one, so the feed's own ceiling never has to move it.
- * - A head behind the one held (a lagging node behind a failover) says nothing of the chain's blocks:
- *   the phase is kept (but for the read starts), and the next read is at the held head's next
- *   planned read, not sooner than a quarter step.
- * - Chains whose interval is outside [minMs, maxMs] (sub-second blocks: several per read in any
- *   case), and chains whose timestamp gaps are irregular (more than a quarter of recent gaps off the
- *   step by over an eighth: blocks made on demand, no slots), keep the rule before: one period after
- *   the read ended (the backoff's cap, so a stall costs no more).
- * - Never sooner than 1/64 step after this read ended; never later than one period after it (one
- *   wall-clock step on a drifting chain whose timestamp interval is shorter: the caller must let a
- *   window stay fresh until `at` there).
- * Pure: the caller keeps the returned phase for the next read.
+ * When the next read is due, so that each new block is read once, soon after it reaches the node (timed on
+ * the blocks' slots, with an envelope of arrivals learned from the reads; docs/operations.md, "How reads are
+ * timed"). Pure: the caller keeps the returned phase for the next read and arms its timer on `at`.
  */
 export function nextRead(
   phase: ReadPhase | undefined,
@@ -155,12 +88,8 @@ export function nextRead(
   let next: ReadPhase
   let lagging = false
   if (!phase) {
-    // block h reached the node by the read's end, h + 1 had not when it started: h's delay after
-    // its slot is within (s - t - step, e - t]. The top of that range can be almost a step late (a
-    // process that started just before a block), and the envelope creeps down from there only a
-    // quarter per block, so the first reads would come late enough to let blocks go by: the plan
-    // starts from the middle of the range (not below the slot) instead; too early, the retries find
-    // the block and lift it (bench:read-timing, cold start column)
+    // block h reached the node by the read's end, h + 1 had not when it started: h's delay after its slot is
+    // within (s - t - step, e - t].
     const step = read.intervalMs
     const lo0 = s - t - step
     const hi0 = Math.max(lo0, Math.min(e - t, (Math.max(lo0, 0) + (e - t)) / 2))
@@ -322,10 +251,8 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
     lo = hi - wallStep * JUMP_SHARE
   } else if (phase.misses > 0 && n === 1) {
     if (wallClock && s - ref > hi + wallStep * REANCHOR_SHARE) ref = s - hi // a pause: slots start again here
-    // the read before this one came too early for h, this one found it: h arrived between their
-    // starts (and their answers). Narrower than a quarter step, the next read goes to the middle
-    // (too early again, it narrows again); wider (a pause, a stale envelope), to where this one
-    // started. Up by at most a quarter step; down too, when the envelope was stale
+    // the read before this one came too early for h, this one found it: h arrived between their starts (and
+    // their answers).
     const early = phase.lastStartedAt - ref
     const foundAt = s - ref
     // On the wall clock, to where this one started, but at most two margins above the early one:
@@ -368,10 +295,9 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
 }
 
 /**
- * The wall time per block that fits every bracket (`[head, after, before]`: the head reached the node
- * after `after` and before `before`, ms; each widened by `jitterMs` for the node's varying delay):
- * the middle of the slopes a line through all of them can have, and half their range. Undefined for
- * fewer than two brackets or when no line fits.
+ * The wall time per block that fits every bracket (`[head, after, before]`: the head reached the node after
+ * `after` and before `before`, ms; each widened by `jitterMs` for the node's varying delay): the middle of
+ * the slopes a line through all of them can have, and half their range.
  */
 export function paceOf(
   brackets: readonly (readonly [number, number, number])[],

@@ -1,7 +1,6 @@
 /**
- * A chain's pace on the wall clock: the median wall time per block between the last heads a process
- * took (at least 5 of them), ms. Feed it each head as it is first held (`note`); read `ms`. A devnet
- * whose timestamps advance 1 s per 2-s block has a 1-s period by its stamps and a 2-s pace here.
+ * A chain's pace on the wall clock: the median wall time per block between the last heads a process took (at
+ * least 5 of them), ms.
  */
 export class WallPace {
   /** When each of the last heads was first held: the last 33, so the pace over 32 blocks. */

@@ -1,6 +1,5 @@
 // GET /networks/[chainId]/stream – Server-Sent Events: `event: fees` with `id: <block>` and the four
-// endpoints' bodies for that block, at once and on every new window; `event: error` while the upstream
-// fails. Streams add no upstream reads (lib/http/stream.ts).
+// endpoints' bodies for that block, at once and on every new window; `event: error` while the upstream fails.
 import { apiRoute } from '@/lib/http/routes'
 
 export const dynamic = 'force-dynamic'
