@@ -1,34 +1,18 @@
 import 'server-only'
-import { feePolicyOf, type ChainConfig } from '../chains/registry'
-import { REWARD_PERCENTILES } from '../core/fee-math/estimator'
-import { FRESH_PERIODS, MAX_PERIOD_MS, MIN_PERIOD_MS, periodOf } from '../core/contract/freshness'
+import type { ChainConfig } from '../chains/registry'
+import { FRESH_PERIODS, periodOf } from '../core/contract/freshness'
 import { ceilingAllowsAt, MAX_READS_PER_PERIOD } from './ceiling'
 import type { FeedWindow } from './feed-window'
 import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../core/contract/errors'
-import { withDeadline } from '../runtime/deadline'
-import { count, observeSeconds } from '../metrics/registry'
+import { settledWithin, withDeadline } from '../runtime/deadline'
+import { count } from '../metrics/registry'
 import type { ReadFeeWindowParameters } from '../upstream/read-from-url'
 import { WallPace } from './read-timing/wall-pace'
+import { timedRead } from './timed-read'
 import { nextRead } from './read-timing/next-read'
-import { backoffMs, decide } from './rules'
+import { backoffMs, decide, headLagging } from './rules'
 import type { LoadResult, WindowStore } from './window-store'
-
-/** Blocks in the window: the spec's base fee history covers the previous 500 blocks. */
-const HISTORY_BLOCKS = 500
-
-/** The feed's settings, built once from the configuration (lib/fees) and passed in. */
-export type FeedSettings = {
-  /** Longest a read waits for the node (RPC_TIMEOUT_MS), ms. */
-  rpcTimeoutMs: number
-  /** How old a window may be served, marked stale, while reads fail (MAX_STALE_SECONDS), ms. */
-  maxStaleMs: number
-  /** How old the head may be by the wall clock before answers are stale (MAX_HEAD_AGE_SECONDS), ms; undefined: max(60 s, 10 intervals); 0: never. */
-  maxHeadAgeMs: number | undefined
-  /** How long the chain stays warm after its last request or subscriber (FEED_WARM_SECONDS), ms; 0: never. */
-  warmMs: number
-  /** Longest a request waits for a due read (FEED_WAIT_MS), ms. */
-  waitMs: number
-}
+import type { FeedSettings } from './feed-settings'
 
 /** A window as served: whether it is stale (a read failed or is late, or the head lags) and until when it is fresh. */
 export type CachedFeeWindow = { window: FeedWindow; stale: boolean; freshUntil: number }
@@ -48,28 +32,6 @@ export type ChainFeedParts = {
   countSources?: boolean
   /** The read timing (lib/feed/read-timing/next-read.ts nextRead; another plan in tests of the ceiling). */
   plan?: typeof nextRead
-}
-
-/** Below this, a head is never called lagging: missed slots and uneven block times are normal. */
-const MIN_HEAD_AGE_LIMIT_MS = 60_000
-
-/**
- * Whether the node's latest block is older than `maxHeadAgeMs` (undefined: max(60 s, 10 block
- * intervals); 0: never) by the wall clock: a node that answers but stopped following the chain.
- */
-export function headLagging(window: FeedWindow, now: number, maxHeadAgeMs: number | undefined): boolean {
-  if (maxHeadAgeMs === 0) return false
-  const limitMs = maxHeadAgeMs ?? Math.max(MIN_HEAD_AGE_LIMIT_MS, 10 * window.blockIntervalMs)
-  return now - window.headTimestamp * 1000 > limitMs
-}
-
-/** Resolves with the promise's value if it settles within `ms`, else with undefined (never rejects). */
-function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  return Promise.race([
-    promise.catch(() => undefined),
-    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, ms)))),
-  ]).finally(() => clearTimeout(timer))
 }
 
 /**
@@ -333,59 +295,23 @@ export class ChainFeed {
     this.notify()
   }
 
-  /** The upstream read, timed: the new window carries its next read's time, the read timing's phase and the group's read starts. */
+  /** The upstream read, timed (./timed-read.ts): the ceiling counts its start, and its duration is kept. */
   private async readUpstream(published?: FeedWindow): Promise<FeedWindow> {
     const startedAt = this.now()
     this.noteStarts([startedAt])
-    const held = this.held()
-    // the read timing continues from the newest window known, whichever instance read it: one
-    // another instance published while this one was not asked, else the one held
-    const base = published ?? held
-    const previous = base && { head: base.headNumber, timestampMs: base.headTimestamp * 1000, phase: base.readPhase }
-    const policy = feePolicyOf(this.chain)
-    const labels = { chain: this.chain.id }
     try {
-      const w = await this.parts.read({
-        chainId: this.chain.id,
-        rpcUrls: this.chain.rpcUrls,
-        blockCount: HISTORY_BLOCKS,
-        rewardPercentiles: REWARD_PERCENTILES,
-        timeoutMs: this.settings.rpcTimeoutMs,
-        // a window older than MAX_STALE_SECONDS no longer vouches for the head (a rewound or
-        // regenerated chain must not be refused forever)
-        previous: held && startedAt - held.fetchedAt <= this.settings.maxStaleMs ? held : undefined,
-        fallbackBlockTimeMs: this.chain.nominalBlockTimeMs ?? 2_000,
-        ...(policy.enforceBaseFeeBounds ? { baseFeeBounds: { risePpm: policy.maxBaseFeeRisePpm, fallPpm: policy.maxBaseFeeFallPpm } } : {}),
-        ...(this.chain.l1FeeRule ? { l1FeeRule: this.chain.l1FeeRule } : {}),
+      return await timedRead({
+        chain: this.chain,
+        settings: this.settings,
+        read: this.parts.read,
+        plan: this.parts.plan ?? nextRead,
+        held: this.held(),
+        published,
+        startedAt,
+        now: this.now,
       })
+    } finally {
       this.lastReadMs = this.now() - startedAt
-      observeSeconds('gas_api_upstream_read_duration_seconds', labels, this.lastReadMs / 1000)
-      count('gas_api_upstream_reads_total', { ...labels, result: 'ok' })
-      // the next read, timed on the chain's blocks (one read per new block, soon after it lands)
-      const plan = (this.parts.plan ?? nextRead)(
-        previous?.phase,
-        {
-          startedAt,
-          endedAt: w.fetchedAt,
-          headNumber: w.headNumber,
-          headTimestampMs: w.headTimestamp * 1000,
-          intervalMs: w.blockIntervalMs,
-          previousHead: previous?.head,
-          previousHeadTimestampMs: previous?.timestampMs,
-        },
-        { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS },
-      )
-      return {
-        ...w,
-        nextReadAt: plan.at,
-        ...(plan.phase ? { readPhase: plan.phase } : {}),
-        readStarts: [...(base?.readStarts ?? []), startedAt].slice(-MAX_READS_PER_PERIOD),
-      }
-    } catch (err) {
-      this.lastReadMs = this.now() - startedAt
-      observeSeconds('gas_api_upstream_read_duration_seconds', labels, this.lastReadMs / 1000)
-      count('gas_api_upstream_reads_total', { ...labels, result: err instanceof Error ? err.name : 'Error' })
-      throw err
     }
   }
 

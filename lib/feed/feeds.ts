@@ -5,7 +5,8 @@ import type { ChainConfig } from '../chains/registry'
 import { processSingleton } from '../runtime/process-singleton'
 import type { FeedWindow } from './feed-window'
 import { readFeeWindow } from '../upstream/read-fee-window'
-import { ChainFeed, type FeedSettings } from './chain-feed'
+import { ChainFeed } from './chain-feed'
+import type { FeedSettings } from './feed-settings'
 import { dataCacheLayer, layeredStore, redisLayer, type WindowLayer } from './window-store'
 
 /** The feeds' settings and whether a group shares windows through Redis (REDIS_URL). */

@@ -3,6 +3,7 @@
  * request gets, and whether a read should start (when the next read is due: read-timing.ts).
  */
 import { STALE_PERIODS } from '../core/contract/freshness'
+import type { FeeWindow } from '../core/types'
 
 /** What the rules need to know of a chain's state. */
 export type FeedState = {
@@ -76,4 +77,21 @@ export function waitForRead(
 /** After a failed read: how long requests do not retry, ms (a chain never seen with a fee market is not asked again for long). */
 export function backoffMs(unsupportedFeeMarket: boolean, hadWindow: boolean): number {
   return unsupportedFeeMarket && !hadWindow ? 300_000 : 1_000
+}
+
+/** Below this, a head is never called lagging: missed slots and uneven block times are normal. */
+const MIN_HEAD_AGE_LIMIT_MS = 60_000
+
+/**
+ * Whether the node's latest block is older than `maxHeadAgeMs` (undefined: max(60 s, 10 block
+ * intervals); 0: never) by the wall clock: a node that answers but stopped following the chain.
+ */
+export function headLagging(
+  window: Pick<FeeWindow, 'blockIntervalMs' | 'headTimestamp'>,
+  now: number,
+  maxHeadAgeMs: number | undefined,
+): boolean {
+  if (maxHeadAgeMs === 0) return false
+  const limitMs = maxHeadAgeMs ?? Math.max(MIN_HEAD_AGE_LIMIT_MS, 10 * window.blockIntervalMs)
+  return now - window.headTimestamp * 1000 > limitMs
 }

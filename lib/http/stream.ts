@@ -8,6 +8,7 @@ import { getFeeReport, watchChain } from '../fees'
 import { count } from '../metrics/registry'
 import { parseChainId } from './chain-id'
 import { errorStatus, toErrorResponse } from './error-answers'
+import { errorEvent, feesEvent } from './sse-events'
 import { guarded, type RouteContext } from './guard'
 
 /** GET /networks/{chainId}/stream: Server-Sent Events, one `fees` event per new window. */
@@ -61,27 +62,6 @@ const perKey = processSingleton('stream-keys', () => new Map<string, number>())
 /** Open streams per chain on this instance (for /metrics). */
 export function openStreams(): { chainId: number; streams: number }[] {
   return [...hubs.values()].map((h) => ({ chainId: h.chainId, streams: h.subscribers.size }))
-}
-
-/**
- * The `fees` event of a report: the five fee endpoints' bodies as the REST endpoints serve them for
- * the same block, and last, on a chain with blobs, GET blobFees' body (`blobFees`).
- */
-export function feesEvent(
-  blockNumber: number,
-  stale: boolean,
-  bodies: Record<'suggestedGasFees' | 'busyThreshold' | 'baseFeePercentile' | 'baseFeeHistory' | 'baseFeeForecast', string>,
-  blobFees?: string,
-): string {
-  const data = `{"blockNumber":${blockNumber},"stale":${stale},"suggestedGasFees":${bodies.suggestedGasFees},"busyThreshold":${bodies.busyThreshold},"baseFeePercentile":${bodies.baseFeePercentile},"baseFeeHistory":${bodies.baseFeeHistory},"baseFeeForecast":${bodies.baseFeeForecast}}`
-  // the blob fees go after every other key: the object's closing brace gives way to them
-  const withBlobs = blobFees === undefined ? data : `${data.slice(0, -1)},"blobFees":${blobFees}}`
-  return `event: fees\nid: ${blockNumber}\ndata: ${withBlobs}\n\n`
-}
-
-/** The `error` event: the JSON error body the REST endpoints would answer (one line: JSON.stringify never emits a newline). */
-function errorEvent(body: string): string {
-  return `event: error\ndata: ${body.replace(/\n/g, ' ')}\n\n`
 }
 
 /**

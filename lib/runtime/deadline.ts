@@ -14,3 +14,12 @@ export function withDeadline<T>(promise: Promise<T>, ms: number, timeoutError?: 
   })
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
+
+/** Resolves with the promise's value if it settles within `ms`, else with undefined (never rejects). */
+export function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return Promise.race([
+    promise.catch(() => undefined),
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, ms)))),
+  ]).finally(() => clearTimeout(timer))
+}

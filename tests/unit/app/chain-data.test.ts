@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { ApiError, type fetchApi, type Freshness } from '@/app/_components/api-client'
 import { loadChain, parseFeesEvent, SAME_BLOCK_TRIES } from '@/app/_components/chain-data'
-import { feesEvent } from '@/lib/http/stream'
+import { feesEvent } from '@/lib/http/sse-events'
 
 const level = (max: string, tip: string) => ({
   suggestedMaxPriorityFeePerGas: tip,
@@ -40,7 +40,7 @@ const BODIES = {
   baseFeeForecast: JSON.stringify(FORECAST),
 }
 
-/** The data line of an event as the server writes it (lib/http/stream.ts feesEvent). */
+/** The data line of an event as the server writes it (lib/http/sse-events.ts feesEvent). */
 const dataOf = (event: string) =>
   event
     .split('\n')

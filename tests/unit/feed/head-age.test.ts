@@ -8,7 +8,7 @@ import { chainAt, feedSettings } from '../../support/feed'
 vi.mock('next/cache', () => ({ unstable_cache: <T>(fn: T) => fn }))
 vi.mock('next/server', () => ({ after: () => {} }))
 const { chainFeed } = await import('@/lib/feed/feeds')
-const { headLagging } = await import('@/lib/feed/chain-feed')
+const { headLagging } = await import('@/lib/feed/rules')
 
 const window = (intervalMs: number) => ({ ...makeWindow({ baseFees: [1n], next: 1n, intervalMs }), headTimestamp: 1_700_000_000 })
 const at = (secondsAfterHead: number) => (1_700_000_000 + secondsAfterHead) * 1000

@@ -73,7 +73,8 @@ vi.mock('@/lib/fees', () => ({
 const API_KEYS = ['k', 'slow', 'fast', 'limited'].map((k) => `${k}:${k}-secret-0123456789abcdef`).join(', ')
 process.env.API_KEYS = API_KEYS
 
-const { feesEvent, streamGET, streamHEAD, openStreams } = await import('@/lib/http/stream')
+const { streamGET, streamHEAD, openStreams } = await import('@/lib/http/stream')
+const { feesEvent } = await import('@/lib/http/sse-events')
 const { IDENTITY_HEADER, signIdentity } = await import('@/lib/auth/identity')
 const { UpstreamUnavailableError } = await import('@/lib/core/contract/errors')
 

@@ -1,0 +1,22 @@
+/** The stream's Server-Sent Events, as the wire carries them. */
+
+/**
+ * The `fees` event of a report: the five fee endpoints' bodies as the REST endpoints serve them for
+ * the same block, and last, on a chain with blobs, GET blobFees' body (`blobFees`).
+ */
+export function feesEvent(
+  blockNumber: number,
+  stale: boolean,
+  bodies: Record<'suggestedGasFees' | 'busyThreshold' | 'baseFeePercentile' | 'baseFeeHistory' | 'baseFeeForecast', string>,
+  blobFees?: string,
+): string {
+  const data = `{"blockNumber":${blockNumber},"stale":${stale},"suggestedGasFees":${bodies.suggestedGasFees},"busyThreshold":${bodies.busyThreshold},"baseFeePercentile":${bodies.baseFeePercentile},"baseFeeHistory":${bodies.baseFeeHistory},"baseFeeForecast":${bodies.baseFeeForecast}}`
+  // the blob fees go after every other key: the object's closing brace gives way to them
+  const withBlobs = blobFees === undefined ? data : `${data.slice(0, -1)},"blobFees":${blobFees}}`
+  return `event: fees\nid: ${blockNumber}\ndata: ${withBlobs}\n\n`
+}
+
+/** The `error` event: the JSON error body the REST endpoints would answer (one line: JSON.stringify never emits a newline). */
+export function errorEvent(body: string): string {
+  return `event: error\ndata: ${body.replace(/\n/g, ' ')}\n\n`
+}
