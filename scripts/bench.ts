@@ -24,16 +24,17 @@ console.log(
   `\nnpm run bench -- --seconds ${seconds} --rounds ${rounds} --connections ${connections.join(',')}   (autocannon, ${rounds} interleaved rounds of ${seconds} s per target after a 1 s warm-up each; medians over the rounds; devnet producing a block every 2 s)\n`,
 )
 console.log(
-  '| target | connections | req/s | p50 ms | p99 ms | errors | req/s vs floor | p99 vs floor | upstream calls / new block (worst round) |',
+  '| target | connections | req/s | p50 ms | p99 ms | errors | req/s vs floor behind the gate | req/s vs Next floor (no middleware) | p99 vs floor | upstream calls / new block (worst round) |',
 )
-console.log('|---|---|---|---|---|---|---|---|---|')
+console.log('|---|---|---|---|---|---|---|---|---|---|')
 for (const c of connections) {
   for (const r of report.rows.filter((x) => x.connections === c)) {
     const vs = r.rpsVsFloor === undefined ? '—' : `${f(100 * r.rpsVsFloor)}%`
+    const vsBare = r.rpsVsBare === undefined ? '—' : `${r.rpsVsBare.toFixed(2)}×`
     const p99 = r.p99VsFloor === undefined ? '—' : `${r.p99VsFloor.toFixed(2)}×`
     const calls =
       r.callsPerBlock === undefined ? '—' : `${r.callsPerBlock.toFixed(2)} (${r.worstCallsPerBlock!.toFixed(2)}; ${r.newBlocks} blocks)`
-    console.log(`| ${r.target} | ${c} | ${f(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${vs} | ${p99} | ${calls} |`)
+    console.log(`| ${r.target} | ${c} | ${f(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${vs} | ${vsBare} | ${p99} | ${calls} |`)
   }
 }
 console.log(

@@ -15,6 +15,8 @@ export type BenchRow = LoadResult & {
   newBlocks?: number
   /** Medians over the rounds of this target's req/s and p99 divided by the floor's in the same round. */
   rpsVsFloor?: number
+  /** Median over the rounds of this target's req/s divided by Next's floor with no middleware (BARE_FLOOR). */
+  rpsVsBare?: number
   p99VsFloor?: number
   rounds: number
 }
@@ -37,12 +39,15 @@ export type BenchReport = {
 
 const ENDPOINTS = ['suggestedGasFees', 'busyThreshold', 'baseFeePercentile', 'baseFeeHistory']
 const SLOW = 'suggestedGasFees, provider answering in 3 s'
+/** Next's own floor: the constant route with a dynamic segment, outside the middleware's matcher (/bench-bare). */
+const BARE_FLOOR = 'next constant, dynamic segment, no middleware (Next floor)'
 
 /**
  * The benchmark: an anvil devnet (seeded with traffic, producing a block every 2 s) behind a counting proxy, `next start`
  * against it, a bare node:http server returning the same bytes as suggestedGasFees (the machine's
- * limit) and /bench-floor/31337 (a constant Next route with a dynamic segment behind the same
- * middleware: the framework's floor) and /bench-floor (the same without the dynamic segment).
+ * limit), /bench-floor/31337 (a constant Next route with a dynamic segment behind the same
+ * middleware), /bench-floor (the same without the dynamic segment) and /bench-bare/31337 (the
+ * dynamic-segment constant outside the middleware: Next's own floor).
  * Each target is loaded with autocannon at each connection count after a warm-up.
  */
 export async function runBench(opts: {
@@ -102,6 +107,7 @@ export async function runBench(opts: {
       ['node:http (machine limit)', bareUrl],
       floor,
       ['next constant, static route', `${service.url}/bench-floor`],
+      [BARE_FLOOR, `${service.url}/bench-bare/31337`],
       ...ENDPOINTS.map((e): [string, string] => [e, `${service.url}/networks/31337/${e}`]),
       // the same answer from a chain whose provider takes 3 s per answer: once the chain has a
       // window, no request waits for the read (answers are marked stale while it is late)
@@ -110,6 +116,11 @@ export async function runBench(opts: {
     coldProxy.delayMs = 3_000
     const rows: BenchRow[] = []
     const FLOOR = floor[0]
+    const bareRun = (i: number, rs: Map<string, { r: LoadResult }[]>) => {
+      const run = rs.get(BARE_FLOOR)?.[i]
+      if (!run) throw new Error(`the no-middleware floor has no run for round ${i + 1}`)
+      return run.r
+    }
     for (const connections of opts.connections) {
       // Rounds interleave the targets (each round in a rotated order), so the machine's drift over
       // minutes hits the floor and the endpoints alike; every ratio compares runs of the same round.
@@ -158,6 +169,7 @@ export async function runBench(opts: {
             ? {}
             : {
                 rpsVsFloor: median(rs.map((x, i) => x.r.rps / floorRun(i).rps)),
+                rpsVsBare: median(rs.map((x, i) => x.r.rps / bareRun(i, runs).rps)),
                 p99VsFloor: median(rs.map((x, i) => x.r.p99 / Math.max(floorRun(i).p99, 1))),
               }),
           ...(isEndpoint
