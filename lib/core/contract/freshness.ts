@@ -16,9 +16,8 @@ export function periodOf(blockIntervalMs: number): number {
 
 /**
  * A window's next read (lib/feed/read-timing/next-read.ts) is trusted up to this many periods after the
- * window was read. One period was too tight: the wall-clock pace measured from the heads this process took
- * came out a few ms short of the plan's, so a client asking every 300 ms read early about one block in three
- * on a drifting devnet (issue 20's trace).
+ * window was read: on a drifting devnet the wall-clock pace can come out a little short of the plan's, and
+ * one period would have requests read early (docs/benchmarks.md, FRESH_PERIODS).
  */
 export const FRESH_PERIODS = 2
 
