@@ -45,4 +45,6 @@ export type ReadPhase = {
   brackets: [number, number, number][]
   paceMs: number
   paceErrMs: number
+  /** Reads that found no new head, decayed by MISS_MEMORY per block found: while above MISS_GUARD, reads stop creeping earlier. */
+  recentMisses: number
 }

@@ -486,3 +486,77 @@ export function coldStart(
   }
   return { skipped, blocks, behindShare: samples ? behind / samples : 0 }
 }
+
+/**
+ * How many of `runs` cold starts (each from its own seed and start point) read blocks 10–30 after the
+ * first read's head more than `limit` times a block: the tail an average hides.
+ */
+export function coldStartTail(c: ReadTimingCase, i: number, epochMs: number, runs = 100, limit = 1.1): { over: number; max: number } {
+  let over = 0
+  let max = 0
+  for (let k = 0; k < runs; k++) {
+    const chain = c.chain(1_000 + i * 7_919 + k)
+    const startMs = chain.arrivalMs(3) + 333 + ((k * 0.37) % 1) * c.stepMs
+    const reads = simulateReads(chain, {
+      startMs,
+      untilMs: startMs + 45 * c.stepMs,
+      intervalMs: c.meanMs ?? c.stepMs,
+      seed: 5_000 + i * 100_000 + k,
+      rttMs: c.rttMs,
+      ...(c.slackMs === undefined ? {} : { slackMs: c.slackMs }),
+      ...(c.lagging ? { lagging: (rnd: () => number) => rnd() < c.lagging! } : {}),
+    })
+    const base = reads[0]!.head
+    const n = reads.filter((r) => r.head > base + 10 && r.head <= base + 30).length
+    max = Math.max(max, n)
+    if (n > limit * 20) over++
+  }
+  return { over, max }
+}
+
+/**
+ * An anvil-like chain (interval mining: whole-second timestamps, blocks 5–40 ms after they are made)
+ * paused for `pauseMs` after block 60 and resumed at a random point of a step, over `runs` seeds:
+ * the reads from block 61's arrival up to block 75 (the 15 blocks after the pause), their worst
+ * run, how many runs exceed `limit` reads per block, and blocks without a read of their own.
+ */
+export function afterPause(
+  epochMs: number,
+  stepMs: number,
+  pauseMs: number,
+  runs = 100,
+  limit = 1.1,
+): { over: number; max: number; skipped: number } {
+  let over = 0
+  let max = 0
+  let skipped = 0
+  for (let k = 0; k < runs; k++) {
+    const rnd = random(777 + k + stepMs + pauseMs)
+    const t0 = epochMs + rnd() * 1_000
+    const resume = t0 + 60 * stepMs + pauseMs + rnd() * stepMs
+    const delays: number[] = []
+    const delay = (n: number) => {
+      while (delays.length <= n) delays.push(5 + rnd() * 35)
+      return delays[n]!
+    }
+    const made = (n: number) => (n <= 60 ? t0 + n * stepMs : resume + (n - 61) * stepMs)
+    const chain: SimChain = { timestampMs: (n) => Math.floor(made(n) / 1_000) * 1_000, arrivalMs: (n) => made(n) + delay(n) }
+    const reads = simulateReads(chain, {
+      startMs: chain.arrivalMs(3) + 333,
+      untilMs: resume + 20 * stepMs,
+      intervalMs: stepMs,
+      seed: 9_000 + k,
+    })
+    const n = reads.filter((r) => r.startedAt >= chain.arrivalMs(61) && r.head <= 75).length
+    max = Math.max(max, n)
+    if (n > limit * 15) over++
+    let top = 60
+    for (const r of reads) {
+      if (r.head > top && r.head <= 75) {
+        skipped += r.head - top - 1
+        top = r.head
+      }
+    }
+  }
+  return { over, max, skipped }
+}

@@ -65,6 +65,11 @@ const RAMP_BLOCKS = 64
 const BRACKET_MAX_BLOCKS = 512
 /** The pace is fitted to at most this many brackets: the oldest kept and the newest. */
 const MAX_BRACKETS = 8
+/** Each block found keeps this share of the recent misses: a miss weighs about 16 blocks. */
+const MISS_MEMORY = 1 / 16
+/** While recent misses weigh this much (a miss within about the last 19 blocks), reads creep earlier at GUARDED_CREEP_SHARE. */
+const MISS_GUARD = 0.3
+const GUARDED_CREEP_SHARE = 1 / 16
 /** A block later than the envelope by this share of a step re-anchors the wall clock's slots (a devnet that paused). */
 const REANCHOR_SHARE = 1 / 4
 
@@ -112,6 +117,7 @@ export function nextRead(
       brackets: [],
       paceMs: 0,
       paceErrMs: 0,
+      recentMisses: 0,
     }
   } else {
     const starts = { lastStartedAt: s, previousStartedAt: phase.lastStartedAt }
@@ -204,6 +210,11 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
       paceErrMs = Math.max(paceErrMs, paceMs * MIN_PACE_ERR_SHARE)
     }
   }
+  // a read that came too early costs a read: after one (a block's run of misses, a pause's included,
+  // counts once), the envelope creeps down slowly for a while, so a cold start and a chain resumed
+  // after a pause learn their blocks' delay without a miss every few blocks
+  const recentMisses = phase.recentMisses * (1 - MISS_MEMORY) ** n + Math.min(1, phase.misses)
+  const guarded = recentMisses >= MISS_GUARD && irregular <= IRREGULAR_LIMIT
   const wasWall = wallClock
   if (paceMs > 0) {
     // the bracketed pace decides the clock once there is one: the slope of found reads is the plan's own on the wall clock
@@ -257,17 +268,14 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
     const foundAt = s - ref
     // On the wall clock, to where this one started, but at most two margins above the early one:
     // the reads then stay near the top of a narrow bracket (the sink brings them down), and a wide
-    // one (retries held back by the ceiling, the end of a pause) is narrowed by the next read
-    const to = wallClock
-      ? Math.min(foundAt, early + 2 * wallStep * WALL_MARGIN_SHARE)
-      : foundAt - early < wallStep * JUMP_SHARE
-        ? (early + foundAt) / 2
-        : foundAt
+    // one (retries held back by the ceiling, the end of a pause) is narrowed by the next read. On
+    // timestamps, to the bracket's top: a miss costs a read, a read at the top only its width
+    const to = wallClock ? Math.min(foundAt, early + 2 * wallStep * WALL_MARGIN_SHARE) : foundAt
     lo = Math.max(lo, early)
     hi = Math.max(lo + wallStep * margin, Math.min(to, hi + wallStep * JUMP_SHARE))
   } else if (n === 1) {
     const floor = lo + wallStep * margin
-    hi = Math.max(floor, hi - sink - (hi - sink - floor) * CREEP_SHARE)
+    hi = Math.max(floor, hi - sink - (hi - sink - floor) * (guarded ? GUARDED_CREEP_SHARE : CREEP_SHARE))
   } else {
     // blocks went by unread: this read was late, h had arrived by its start
     hi = Math.min(hi, s - ref)
@@ -291,6 +299,7 @@ function found(phase: ReadPhase, read: ReadOutcome, decayedLo: number, mid: numb
     brackets,
     paceMs,
     paceErrMs,
+    recentMisses,
   }
 }
 
@@ -337,6 +346,7 @@ function wholePhase(p: ReadPhase): boolean {
     p.irregular,
     p.paceMs,
     p.paceErrMs,
+    p.recentMisses,
   ]
   return (
     numbers.every((v) => typeof v === 'number' && Number.isFinite(v)) &&

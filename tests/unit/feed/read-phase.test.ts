@@ -61,6 +61,7 @@ const settledPhase = (over: Partial<ReadPhase>): ReadPhase => ({
   brackets: [],
   paceMs: 0,
   paceErrMs: 0,
+  recentMisses: 0,
   ...over,
 })
 const anvil = (delayMs: number, skewMs = 0): Chain =>
@@ -292,7 +293,7 @@ describe('nextRead: one read per new block, soon after it lands', () => {
     const second = nextRead(first.phase, { ...empty, startedAt: EPOCH + 3_025, endedAt: EPOCH + 3_075 }, BOUNDS)
     expect(second.phase).toMatchObject({ misses: 2 })
     expect(second.at).toBe(EPOCH + 4_900)
-    // had the retry found the block, the envelope would lift to the middle of (missed, found]
+    // had the retry found the block, the envelope would lift to the top of (missed, found]
     const found = nextRead(
       first.phase,
       { ...empty, headNumber: 11, headTimestampMs: EPOCH + 2_000, startedAt: EPOCH + 3_025, endedAt: EPOCH + 3_075 },
@@ -300,7 +301,7 @@ describe('nextRead: one read per new block, soon after it lands', () => {
     )
     expect(found.phase).toMatchObject({ misses: 0, head: 11, refMs: EPOCH + 2_000 })
     expect(found.phase!.loMs).toBeCloseTo(900, 0)
-    expect(found.phase!.hiMs).toBeCloseTo((900 + 1_025) / 2, 0)
+    expect(found.phase!.hiMs).toBeCloseTo(1_025, 0)
   })
 })
 
