@@ -5,10 +5,7 @@ import { DEFAULT_REDIS_TIMEOUT_MS } from './runtime/redis-timeout.mjs'
 import { parseGwei } from './core/units'
 import { ApiKeysSchema, MIN_SECRET_LENGTH } from './auth/api-keys-setting'
 
-/**
- * The one place that reads process.env. Values are parsed on first use (never at import time),
- * so a misconfiguration is a clear error on the request that needs the value, not a crash at boot.
- */
+/** The one place that reads process.env, parsed on first use: a misconfiguration fails the request, not the boot. */
 
 /** A configuration value is invalid; the message names the variable, never its value. */
 export class ConfigError extends Error {
@@ -33,8 +30,7 @@ const RatePolicySchema = z
     const [limit, seconds] = s.split('/')
     return { limit: Number(limit), windowSeconds: Number(seconds ?? 1) }
   })
-  // the in-memory counters expire by timer, and Node's timers reach 24.8 days: a window's anchor
-  // lives at least 3 windows (lib/ratelimit/counters.ts)
+  // Node's timers reach 24.8 days and a window's anchor lives 3 windows (lib/ratelimit/counters.ts)
   .refine((p) => p.windowSeconds <= MAX_RATE_WINDOW_SECONDS, `a window of at most ${MAX_RATE_WINDOW_SECONDS} seconds (a week)`)
 
 /** pino's levels, least severe last written: `LOG_LEVEL=warn` drops the request lines (info). */
@@ -58,10 +54,7 @@ export function getLogFormat(source: EnvSource = process.env): z.infer<typeof Lo
   return logFormat(source.LOG_FORMAT)
 }
 
-/**
- * LOG_LEVEL alone, for the logger, which must work while the rest of the configuration is refused
- * (it logs that refusal).
- */
+/** LOG_LEVEL alone, for the logger, which must work (and log) while the rest of the configuration is refused. */
 export function getLogLevel(source: EnvSource = process.env): z.infer<typeof LogLevelSchema> {
   return logLevel(source.LOG_LEVEL)
 }
@@ -83,10 +76,7 @@ function isLoopbackUrl(url: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host)
 }
 
-/**
- * The settings the edge middleware reads besides API_KEYS (also part of ServerEnvSchema, so a start
- * validates them with the rest).
- */
+/** The settings the edge middleware reads (also in ServerEnvSchema, so a start validates them with the rest). */
 const EdgeEnvSchema = z.object({
   /** API_KEYS, validated (see parseApiKeysText in lib/auth/api-keys-setting.ts). */
   API_KEYS: ApiKeysSchema,
@@ -102,10 +92,7 @@ const EdgeEnvSchema = z.object({
 
 export type EdgeEnv = z.infer<typeof EdgeEnvSchema>
 
-/**
- * A decimal gwei amount as written in a setting, as wei. Unlike lib/core/contract/schemas.ts's GweiSchema (the
- * API's exact output format) it accepts trailing zeros ("30.0") and caps the whole part at 18 digits.
- */
+/** A decimal gwei setting, as wei; unlike the API's GweiSchema it accepts trailing zeros ("30.0"). */
 const GweiSettingSchema = z
   .string()
   .regex(/^(0|[1-9]\d{0,17})(\.\d{1,9})?$/, 'a decimal gwei amount, e.g. "30" or "0.001"')
@@ -169,22 +156,14 @@ const ServerEnvSchema = EdgeEnvSchema.extend({
   RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** How long the last good data may be served (marked stale) while the upstream fails, seconds. */
   MAX_STALE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
-  /**
-   * How old the node's latest block may be (wall clock − block timestamp) before answers are marked
-   * stale, seconds; unset: max(60, 10 × the measured block interval); 0: never (recorded test chains).
-   */
+  /** How old the node's latest block may be before answers are marked stale, seconds; unset: from the block interval; 0: never. */
   MAX_HEAD_AGE_SECONDS: z.coerce.number().int().min(0).max(31_536_000).optional(),
   /**
-   * How long a chain stays warm after its last request or stream subscriber, seconds: while warm, the
-   * service reads it on its block timing (at most one read per block), so a client that asks now and
-   * then gets the head; after it, no reads. 0: never warm (every request past its window's next read
-   * waits up to FEED_WAIT_MS for that read).
+   * How long a chain stays warm (read on its block timing) after its last request or subscriber, seconds;
+   * 0: never warm, each request past its window's next read waits up to FEED_WAIT_MS.
    */
   FEED_WARM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(180),
-  /**
-   * Longest a request that finds its window past its next read waits for that read before it is
-   * answered from the older window, ms (what a client sees on Vercel, where nothing runs between requests).
-   */
+  /** Longest a request waits for its window's due read before it is answered from the older window, ms. */
   FEED_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
   /** Default quota per API key. */
   RATE_LIMIT: RatePolicySchema.default({ limit: 1200, windowSeconds: 60 }),
@@ -223,10 +202,7 @@ const ServerEnvSchema = EdgeEnvSchema.extend({
   LOG_LEVEL: LogLevelSchema,
   /** json (default) or pretty. */
   LOG_FORMAT: LogFormatSchema,
-  /**
-   * Shared store for several instances (redis:// or rediss://): Next's cache handler, the
-   * cross-instance single-flight lock and the rate-limit counters. Unset: one instance, in memory.
-   */
+  /** Shared store for several instances (cache, single-flight lock, rate limits); unset: one instance, in memory. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** Longest any Redis command is waited for before the instance falls back to its own memory, ms. */
   REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(DEFAULT_REDIS_TIMEOUT_MS),
@@ -299,10 +275,7 @@ const edgeInput = (source: EnvSource) => ({
   AUTH_FAILURE_LIMIT: source.AUTH_FAILURE_LIMIT || undefined,
 })
 
-/**
- * The error for failed validation: names the variables, never their values; adds our own messages
- * (marked safe: they name an entry or a variable, never a secret or a URL).
- */
+/** The error for failed validation: names the variables, never their values, plus our own messages marked safe. */
 function configError(error: z.ZodError): ConfigError {
   const where = error.issues.map((i) => (i.path[0] === 'rpcUrls' ? `RPC_URL_${String(i.path[1])}` : String(i.path[0])))
   const details = error.issues.flatMap((i) =>
@@ -314,9 +287,8 @@ function configError(error: z.ZodError): ConfigError {
 const edgeMemo = processSingleton('edge-env', () => ({ current: undefined as { key: string; env: EdgeEnv } | undefined }))
 
 /**
- * The middleware's settings (API_KEYS, METRICS_TOKEN, READYZ_AUTH, TRUST_PROXY, AUTH_FAILURE_LIMIT),
- * validated like the server's. Static `process.env.X` references, so edge platforms that expose only
- * referenced variables still provide them. Memoised on their text.
+ * The middleware's settings, validated like the server's; static `process.env.X` references, because edge
+ * platforms expose only referenced variables.
  * @throws ConfigError
  */
 export function getEdgeEnv(): EdgeEnv {
@@ -335,10 +307,7 @@ export function getEdgeEnv(): EdgeEnv {
   return result.data
 }
 
-/**
- * API_KEYS alone, for the edge middleware. A static `process.env.API_KEYS` reference is used so
- * that edge platforms that only expose referenced variables still provide it.
- */
+/** API_KEYS alone, for the edge middleware (a static reference, as getEdgeEnv). */
 export function getApiKeysSetting(): string {
   return process.env.API_KEYS ?? ''
 }

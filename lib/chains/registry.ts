@@ -13,28 +13,15 @@ export type ChainConfig = {
   rpcUrls: string[]
   /** Block interval the chain is designed for, ms, when viem knows it; only a cold-cache hint. */
   nominalBlockTimeMs?: number
-  /**
-   * The chain's native token, in which gas is paid (viem's nativeCurrency); absent for a chain viem does
-   * not know. Fees are quoted per gas in 10^-decimals of it (wei on Ethereum).
-   */
+  /** The native token gas is paid in (viem's nativeCurrency); absent for a chain viem does not know. */
   nativeCurrency?: { symbol: string; decimals: number }
   /** The chain's fee rules: its row of lib/core/chain-rules/chain-policy.ts with CHAIN_FEE_POLICIES applied (default: the row). */
   feePolicy?: ChainFeePolicy
-  /**
-   * An OP-stack chain: its fee policy is the OP-stack row, or viem defines it with the OP-stack
-   * GasPriceOracle predeploy (0x420…000F).
-   */
+  /** An OP-stack chain: the OP-stack policy row, or viem defines the GasPriceOracle predeploy (0x420…000F). */
   opStack?: boolean
-  /**
-   * The L1 fee the chain charges beside its gas, whose parameters each read asks of its predeploys:
-   * 'op-stack' (GasPriceOracle, L1Block) or 'arbitrum' (ArbGasInfo); absent elsewhere.
-   */
+  /** The L1 fee the chain charges beside gas, read from its predeploys (GasPriceOracle, L1Block; ArbGasInfo). */
   l1FeeRule?: L1FeeRule
-  /**
-   * Whether the chain may charge an L1 fee the service does not compute (a chain viem does not know,
-   * or one of L1_FEE_NOT_COMPUTED, such as Scroll): transactionCost then says so (l1DataFee null)
-   * instead of claiming none. Known L1s, and L2s whose gas covers their L1 cost (Linea), charge none beside gas.
-   */
+  /** The chain may charge an L1 fee the service does not compute (unknown to viem, or L1_FEE_NOT_COMPUTED): l1DataFee null. */
   unknownL1Fee?: boolean
 }
 
@@ -43,10 +30,7 @@ export function feePolicyOf(chain: Pick<ChainConfig, 'id' | 'feePolicy'>): Chain
   return chain.feePolicy ?? chainFeePolicy(chain.id)
 }
 
-/**
- * Chains that get viem's public RPC by default (unless USE_PUBLIC_RPCS=false): Ethereum, OP Mainnet,
- * BNB Smart Chain, Polygon, Base, Arbitrum One, Avalanche C-Chain, Linea and Sepolia.
- */
+/** Chains that get viem's public RPC by default (unless USE_PUBLIC_RPCS=false). */
 export const DEFAULT_PUBLIC_CHAIN_IDS = [1, 10, 56, 137, 8453, 42161, 43114, 59144, 11155111] as const
 
 /** Every chain viem knows, by id (the first definition wins, e.g. 31337 is "Anvil"). */

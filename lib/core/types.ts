@@ -1,7 +1,4 @@
-/**
- * A chain's fee window as read from the node: JSON-plain (decimal wei strings, no bigint, no Date),
- * so it can live in `unstable_cache`. Produced by lib/upstream, consumed by the pure code here.
- */
+/** A chain's fee window as read from the node: JSON-plain (decimal wei strings), so it can live in `unstable_cache`. */
 export type FeeWindow = {
   chainId: number
   /** First block of the window. */
@@ -22,15 +19,9 @@ export type FeeWindow = {
   gasUsedRatio: number[]
   /** The reward percentiles asked of eth_feeHistory, ascending. */
   rewardPercentiles: number[]
-  /**
-   * Per block, the effective priority fee (wei) at each of rewardPercentiles; an empty row where the
-   * node sent none ([] or null: a block without transactions, on some clients): no tip data.
-   */
+  /** Per block, the effective priority fee (wei) at each of rewardPercentiles; an empty row: no tip data. */
   reward: string[][]
-  /**
-   * Blob base fee of each block of the window, wei (decimal string), oldest first: eth_feeHistory's
-   * baseFeePerBlobGas without its last entry.
-   */
+  /** Blob base fee of each block of the window, wei (decimal string), oldest first. */
   baseFeePerBlobGas?: string[]
   /** Blob base fee of the NEXT block as the node reports it (last entry of eth_feeHistory.baseFeePerBlobGas), wei. */
   nextBaseFeePerBlobGas?: string
@@ -40,15 +31,10 @@ export type FeeWindow = {
   headExtraData?: string
   /** The head block's gas limit (decimal): no transaction on the chain can use more. */
   headGasLimit?: string
-  /**
-   * What the chain's predeploys reported at the head for the L1 part of a transaction's cost (OP-stack,
-   * Arbitrum), read in the same batch as the window; absent on chains without one.
-   */
+  /** What the chain's predeploys reported at the head for the L1 part of a transaction's cost (OP-stack, Arbitrum). */
   l1Fee?: L1FeeParams
   /**
-   * The chain's blocks carry no baseFeePerGas (no EIP-1559 fee market: pre-London or a chain that never
-   * adopted it). eth_feeHistory then answers base fees of 0 and rewards that are the transactions'
-   * whole gas prices (go-ethereum's feehistory.go processBlock; anvil --hardfork berlin likewise):
+   * No EIP-1559 fee market: eth_feeHistory's rewards are whole gas prices (go-ethereum feehistory.go processBlock);
    * only GET gasPrices answers from such a window.
    */
   legacy?: true
@@ -60,12 +46,8 @@ export type FeeWindow = {
 export type L1FeeRule = 'op-stack' | 'arbitrum'
 
 /**
- * The L1 fee parameters of an L2's head, JSON-plain (decimal wei strings).
- * - `op-stack`: GasPriceOracle's Fjord inputs (l1BaseFee, blobBaseFee, the two scalars) and L1Block's
- *   operator fee parameters, with the forks that choose the operator fee's formula.
- * - `arbitrum`: ArbGasInfo.getPricesInWei()'s price per L1 calldata byte, wei.
- * - `unavailable`: the chain charges one but its predeploys did not answer as expected (a chain
- *   before Fjord, a node that refuses eth_call): the cost is served without it and says so.
+ * The L1 fee parameters of an L2's head: OP-stack GasPriceOracle's Fjord inputs and L1Block's operator fee,
+ * Arbitrum ArbGasInfo.getPricesInWei(), or `unavailable` (the predeploys did not answer: served without it).
  */
 export type L1FeeParams =
   | {

@@ -1,8 +1,5 @@
 import 'server-only'
-/**
- * The service's API to its routes: fee reports for a chain, through the chain's feed (lib/feed), composed
- * with the pure fee math of lib/core.
- */
+/** The service's API to its routes: fee reports through the chain's feed (lib/feed) and the fee math of lib/core. */
 import { chainFeed, heldWindows, type FeedsSettings } from '../feed/feeds'
 import type { CachedFeeWindow } from '../feed/chain-feed'
 import type { ChainConfig } from '../chains/registry'
@@ -63,18 +60,14 @@ function feedOf(chainId: number) {
 const probeWindow = (chain: ChainConfig): Promise<CachedFeeWindow> => chainFeed(chain, settingsOf(getServerEnv())).get({ warm: false })
 
 /**
- * Calls `listener` whenever the chain's feed takes a newer window or a read of it fails; the chain
- * stays warm (read on its blocks) while subscribed. Returns the function that unsubscribes.
+ * Calls `listener` on each newer window or failed read; the chain stays warm while subscribed. Returns the unsubscribe.
  * @throws UnsupportedChainError
  */
 export function watchChain(chainId: number, listener: () => void): () => void {
   return feedOf(chainId).subscribe(listener)
 }
 
-/**
- * Per chain: the head block (number, unix seconds), the read time (ms since the epoch) and the
- * period (ms: how long it is fresh) of the window this process holds (for /metrics and /readyz).
- */
+/** Per chain, the head, read time and fresh period (ms) of the window this process holds (for /metrics and /readyz). */
 export function cachedWindows(): { chainId: number; headNumber: number; headTimestamp: number; fetchedAt: number; ttlMs: number }[] {
   return heldWindows().map(({ chain, window, periodMs }) => ({
     chainId: chain.id,
@@ -113,10 +106,7 @@ const metaOf = (window: FeeWindow, stale: boolean, freshUntil: number): ReportMe
 /** An endpoint's name: the key of its body in a FeeReport. */
 export type Endpoint = keyof FeeReport
 
-/**
- * A value derived from a window, computed once per window however many requests ask, and dropped
- * with it (a WeakMap per process).
- */
+/** A value derived from a window, computed once per window and dropped with it. */
 function perWindow<T>(name: string, compute: (window: FeeWindow, policy: ChainFeePolicy) => T) {
   const memo = processSingleton(name, () => new WeakMap<FeeWindow, T>())
   return (window: FeeWindow, policy: ChainFeePolicy): T => {
@@ -135,10 +125,7 @@ const bodiesFor = perWindow('report-bodies', (window, policy) => {
 /** gasPrices of a chain without EIP-1559 (lib/core/fee-math/gas-prices.ts), serialised once per window. */
 const legacyGasPricesBody = perWindow('legacy-gas-prices-bodies', (window, policy) => JSON.stringify(buildLegacyGasPrices(window, policy)))
 
-/**
- * The window a request is answered from: the chain's (UnsupportedChainError when it is not served),
- * through the feed, with its meta; `feeMarket` refuses a chain without EIP-1559 (FeeMarketUnsupportedError).
- */
+/** The window a request is answered from, with its meta; `feeMarket` refuses a chain without EIP-1559. */
 async function servedWindow(chainId: number, opts: { feeMarket: boolean; countLookup?: boolean }) {
   const feed = feedOf(chainId)
   const { window, stale, freshUntil } = await feed.get({ countLookup: opts.countLookup })
@@ -146,10 +133,7 @@ async function servedWindow(chainId: number, opts: { feeMarket: boolean; countLo
   return { window, policy: feePolicyOf(feed.chain), meta: metaOf(window, stale, freshUntil) }
 }
 
-/**
- * GET blobFees' body for a window (lib/core/fee-math/blob-fees.ts), serialised once per window; or the error
- * that says why the window has none (a chain without blobs, a node that reports none).
- */
+/** GET blobFees' body for a window, serialised once; or the error that says why the window has none. */
 const blobFeesFor = perWindow('blob-fees-bodies', (window): { body: string } | { error: unknown } => {
   try {
     return { body: JSON.stringify(buildBlobFees(window)) }
@@ -159,8 +143,7 @@ const blobFeesFor = perWindow('blob-fees-bodies', (window): { body: string } | {
 })
 
 /**
- * The fee report of a supported chain; with `blobFees`, GET blobFees' body of the same window, where
- * the chain has blobs (the stream's event carries it).
+ * The fee report of a supported chain, with GET blobFees' body of the same window where the chain has blobs.
  * @throws UnsupportedChainError, FeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError
  */
 export async function getFeeReport(
@@ -173,8 +156,7 @@ export async function getFeeReport(
 }
 
 /**
- * GET blobFees of a supported chain: the next blob base fee and each level's maxFeePerBlobGas, from the same
- * window as the other endpoints (no read of its own).
+ * GET blobFees of a supported chain, from the same window as the other endpoints (no read of its own).
  * @throws UnsupportedChainError, BlobFeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError
  */
 export async function getBlobFees(chainId: number): Promise<{ body: string; meta: ReportMeta }> {
@@ -186,9 +168,7 @@ export async function getBlobFees(chainId: number): Promise<{ body: string; meta
 }
 
 /**
- * GET gasPrices of a supported chain, EIP-1559 or not, from the same window (one read per block for
- * every endpoint): on an EIP-1559 chain the next base fee plus each level's tip (the report's
- * gasPrices); on a chain without EIP-1559 the legacy price rule (lib/core/fee-math/gas-prices.ts).
+ * GET gasPrices of a supported chain, EIP-1559 or not (then lib/core/fee-math/gas-prices.ts), from the same window.
  * @throws UnsupportedChainError, NoPriceDataError, UpstreamUnavailableError, UpstreamBadResponseError
  */
 export async function getGasPrices(chainId: number): Promise<{ body: string; meta: ReportMeta }> {
@@ -199,10 +179,7 @@ export async function getGasPrices(chainId: number): Promise<{ body: string; met
 /** Each level's current suggestion in wei (lib/core/fee-math/replacement.ts levelSuggestions), once per window. */
 const suggestionsFor = perWindow('replacement-suggestions', levelSuggestions)
 
-/**
- * The levels' suggestions with GET blobFees' maxFeePerBlobGas per level, where the window has blob
- * fees; without them (a node that reports none), each level's blob fee stays the minimum's.
- */
+/** The levels' suggestions with GET blobFees' maxFeePerBlobGas per level, where the window has blob fees. */
 function withBlobLevels(window: FeeWindow, suggestions: Record<Urgency, LevelSuggestion>): Record<Urgency, LevelSuggestion> {
   let levels: Record<Urgency, bigint>
   try {
@@ -224,10 +201,7 @@ function gweiFees(fees: TransactionFees): Record<string, string> {
 }
 
 /**
- * GET replacementFees: the fees that replace a pending transaction with `fees` (speed-up or cancel):
- * the lowest every common pool accepts and one per level of the same window as suggestedGasFees
- * (lib/core/fee-math/replacement.ts). A legacy transaction is priced on any chain (gasPrices' levels), an
- * EIP-1559 one where the chain has EIP-1559, a blob one where the chain takes blob transactions.
+ * GET replacementFees: the fees that replace a pending transaction with `fees` (lib/core/fee-math/replacement.ts).
  * @throws UnsupportedChainError, FeeMarketUnsupportedError, BlobsUnsupportedError, InvalidQueryError,
  *   NoPriceDataError, UpstreamUnavailableError, UpstreamBadResponseError
  */
@@ -251,9 +225,7 @@ export async function getReplacementFees(chainId: number, fees: TransactionFees)
 }
 
 /**
- * GET transactionCost: a transaction's whole cost per level (lib/core/fee-math/transaction-cost.ts), from the
- * same window as suggestedGasFees, the L1 fee parameters its read brought included: no upstream call
- * of its own.
+ * GET transactionCost: a transaction's whole cost per level (lib/core/fee-math/transaction-cost.ts), no read of its own.
  * @throws UnsupportedChainError, InvalidQueryError (gas above the chain's cap), NoPriceDataError,
  *   UpstreamUnavailableError, UpstreamBadResponseError
  */
@@ -281,8 +253,7 @@ const accuracyFor = perWindow('accuracy-reports', (window, policy) => {
 })
 
 /**
- * How the service's own suggestions fared over the window it serves (lib/core/evaluation/accuracy.ts), with the
- * same meta as the fee report of that window. Reads nothing beyond what getFeeReport reads.
+ * How the service's own suggestions fared over the window it serves (lib/core/evaluation/accuracy.ts).
  * @throws as getFeeReport
  */
 export async function getAccuracyReport(chainId: number): Promise<{ body: string; report: AccuracyReport; meta: ReportMeta }> {
@@ -290,10 +261,7 @@ export async function getAccuracyReport(chainId: number): Promise<{ body: string
   return { ...accuracyFor(window, policy), meta }
 }
 
-/**
- * Per chain whose window this process holds, the accuracy over it (for /metrics; no read): the last
- * report computed, recomputed on the held window only when that report is older than a minute.
- */
+/** Per held window, its accuracy for /metrics (no read): the last report, recomputed when over a minute old. */
 export function heldAccuracy(now = Date.now()): AccuracyReport[] {
   return heldWindows().flatMap(({ chain, window }) => {
     if (window.legacy) return []
@@ -318,10 +286,8 @@ export function supportedChainNames(): SupportedChainNames {
 }
 
 /**
- * What readiness (/readyz) is judged on: asks every configured chain for its window through the feed, as a
- * request would but without warming it (a load balancer's probes would keep every chain read): a fresh
- * window, no read; an older one, at most its one due read; none young enough, a read bounded by
- * RPC_TIMEOUT_MS; a failing chain, nothing within its back-off.
+ * What readiness (/readyz) is judged on: every chain's window, as a request gets it but without warming the chain
+ * (a load balancer's probes would otherwise keep every chain read).
  */
 export async function probeChains(): Promise<{
   chainIds: number[]

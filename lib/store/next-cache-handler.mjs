@@ -19,14 +19,11 @@ const isInstanceLocal = (ctx) => {
 }
 
 /**
- * The handler's Redis lookups run up to three commands in a row, each with its own timeout: one
- * deadline for the whole call (REDIS_TIMEOUT_MS, the same bound as the app's own Redis commands)
- * turns a hung Redis into a cache miss instead of a slow request.
+ * One deadline (REDIS_TIMEOUT_MS) for a whole handler call of several Redis commands: a hung Redis is a cache miss.
  * @template T @param {Promise<T>} promise @param {T} fallback @returns {Promise<T>}
  */
 async function withinDeadline(promise, fallback) {
-  // the default's one home is lib/runtime/redis-timeout.mjs; imported here only when needed, since this
-  // file may import nothing at module evaluation (see the top)
+  // imported lazily: this file may import nothing at module evaluation (tests/unit/store/next-cache-handler.test.ts)
   const ms = Number(process.env.REDIS_TIMEOUT_MS) || (await import('../runtime/redis-timeout.mjs')).DEFAULT_REDIS_TIMEOUT_MS
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer

@@ -12,17 +12,11 @@ import { levelHorizon } from './estimator'
 import type { FeeWindow, Urgency } from '../types'
 
 /**
- * Blob fees (EIP-4844) from the window the service already reads: the next block's blob base fee is
- * the node's (the last entry of eth_feeHistory's baseFeePerBlobGas), and each level's
- * maxFeePerBlobGas is the highest blob base fee the protocol allows over the blocks the level's
- * promise reaches, from the fork's parameters (./blob-schedule.ts). All in integer wei. Pure.
+ * Blob fees (EIP-4844) from the window already read: the node's next blob base fee, and per level the highest
+ * the protocol allows over the level's blocks (./blob-schedule.ts). Integer wei. Pure.
  */
 
-/**
- * EIP-4844's fake_exponential: factor × e^(numerator / denominator), by its Taylor series in integer
- * math, exactly as the EIP's Python and go-ethereum (consensus/misc/eip4844 fakeExponential) compute
- * it, so a blob base fee computed here is the one the protocol charges.
- */
+/** EIP-4844's fake_exponential, exactly as the EIP and go-ethereum (consensus/misc/eip4844 fakeExponential) compute it. */
 export function fakeExponential(factor: bigint, numerator: bigint, denominator: bigint): bigint {
   let output = 0n
   let accum = factor * denominator
@@ -37,12 +31,7 @@ export function fakeExponential(factor: bigint, numerator: bigint, denominator: 
 export const blobBaseFeeAt = (excessBlobGas: bigint, updateFraction: bigint): bigint =>
   fakeExponential(MIN_BASE_FEE_PER_BLOB_GAS, excessBlobGas, updateFraction)
 
-/**
- * The largest excess blob gas whose blob base fee is at most `fee` (wei, ≥ 1) under `updateFraction`:
- * the excess the node's next blob base fee implies, taken from above. fake_exponential never falls as
- * its numerator grows, so the true excess of a block charging `fee` is at most this, and every fee
- * computed from it bounds the true one.
- */
+/** The largest excess blob gas whose blob base fee is at most `fee` (wei, ≥ 1): fees computed from it bound the true ones. */
 export function maxExcessFor(fee: bigint, updateFraction: bigint): bigint {
   if (fee < MIN_BASE_FEE_PER_BLOB_GAS) throw new RangeError(`maxExcessFor: a blob base fee of ${fee} wei is below the minimum`)
   let lo = 0n // blobBaseFeeAt(0) = MIN_BASE_FEE_PER_BLOB_GAS ≤ fee
@@ -57,11 +46,7 @@ export function maxExcessFor(fee: bigint, updateFraction: bigint): bigint {
   return lo
 }
 
-/**
- * How far ahead of the head a fork's activation still counts for a cap: twice the horizon's blocks at
- * the measured interval, so a fork that activates while the level's blocks come (late ones included:
- * a missed slot delays every later block) is taken into account.
- */
+/** How far ahead a fork's activation counts for a cap: this many times the horizon's blocks (missed slots delay blocks). */
 const FORK_LOOKAHEAD_FACTOR = 2
 
 export type BlobCapInput = {
@@ -75,14 +60,9 @@ export type BlobCapInput = {
 }
 
 /**
- * The highest blob base fee of blocks head+1 … head+`blocks` (wei): the protocol's largest rise from the next
- * block's (known) blob base fee, in the EIP's own integer math. A block's excess blob gas rises from its
- * parent's by at most (max − target) × GAS_PER_BLOB (a full parent: EIP-4844 calc_excess_blob_gas), and,
- * where EIP-7918 is active, by at most blob_gas_used × (max − target) / max, the same for a full parent: the
- * EIP keeps "the per-block maximum increase unchanged" and only stops the excess falling while a blob costs
- * less than BLOB_BASE_COST execution gas (go-ethereum calcExcessBlobGas, isOsaka branch). The EIP-7918
- * reserve price sets no floor on the fee a block charges (it acts through the excess only), so there is no
- * other bound to respect.
+ * The highest blob base fee of blocks head+1 … head+`blocks` (wei): the largest rise from the next one, at most
+ * (max − target) × GAS_PER_BLOB of excess a block (EIP-4844 calc_excess_blob_gas; EIP-7918 and go-ethereum
+ * calcExcessBlobGas keep the per-block maximum increase unchanged).
  */
 export function maxBlobBaseFee(input: BlobCapInput, blocks: number): bigint {
   const { nextBlobBaseFee: next, schedule, headTimestamp, blockIntervalMs } = input
@@ -101,11 +81,7 @@ export function maxBlobBaseFee(input: BlobCapInput, blocks: number): bigint {
   return fee > next ? fee : next
 }
 
-/**
- * Each level's maxFeePerBlobGas (wei): the highest blob base fee over the blocks its promise reaches, the
- * answer's possible age and the level's wait (levelHorizon, as the execution max fee covers), then, as the
- * execution max fees, never less for a faster level than for a slower one.
- */
+/** Each level's maxFeePerBlobGas (wei): the highest blob base fee over its levelHorizon, never less than a slower level's. */
 export function blobFeeCaps(input: BlobCapInput): Record<Urgency, bigint> {
   const out = {} as Record<Urgency, bigint>
   let floor = input.nextBlobBaseFee
@@ -136,10 +112,7 @@ export type BlobFees = {
 }
 
 /**
- * The blob fees of a window, or why there are none. A chain of BLOB_SCHEDULES gets its fork at the
- * head's timestamp; a chain of NO_BLOB_CHAINS, a chain without EIP-1559 or a head before the chain's
- * first blob fork has none; a chain the tables do not name has blobs when its node's eth_feeHistory
- * reports them (DEVNET_BLOB_SCHEDULE, anvil's).
+ * The blob fees of a window, or why there are none; a chain no table names has blobs when its node reports them.
  * @throws BlobFeeMarketUnsupportedError (no blobs), UpstreamBadResponseError (a chain with blobs whose node reports none)
  */
 export function blobFeesOf(window: FeeWindow): BlobFees {

@@ -5,27 +5,17 @@ import { answerAgeBlocks } from '../contract/freshness'
 import { mulDivCeil, PPM } from '../units'
 import { baseFeeCap, fitForecast, FORECAST_HORIZONS, type ForecastModel } from './forecast'
 
-/**
- * Per-urgency settings (one row per level, as MetaMask's gas-fee-controller has them): the promised wait in
- * blocks of the chain's measured interval, and the share of transactions that should get in within it.
- */
+/** Per level (as MetaMask's gas-fee-controller): the promised wait in blocks, and the share that should get in within it. */
 export const LEVEL_SETTINGS: Record<Urgency, { targetInclusion: number; minWaitBlocks: number; maxWaitBlocks: number }> = {
   low: { targetInclusion: 0.9, minWaitBlocks: 1, maxWaitBlocks: 6 },
   medium: { targetInclusion: 0.95, minWaitBlocks: 1, maxWaitBlocks: 3 },
   high: { targetInclusion: 0.99, minWaitBlocks: 1, maxWaitBlocks: 2 },
 }
 
-/**
- * At least this many run minima lie above each level's quantile: a level's quantile is taken over
- * enough blocks that one burst (up to TAIL_SAMPLES + W − 1 blocks long) cannot set it.
- */
+/** At least this many run minima lie above each level's quantile, so one short burst cannot set it. */
 const TAIL_SAMPLES = 2
 
-/**
- * How many recent blocks a level's tip looks at: the chain policy's time window in blocks of the
- * measured interval, and never fewer than its quantile needs (W − 1 + TAIL_SAMPLES / (1 − p), so
- * TAIL_SAMPLES run minima lie above it), nor more than the window holds.
- */
+/** How many recent blocks a level's tip looks at: the policy's tip window, at least what its quantile needs. */
 export function tipBlocks(level: Urgency, blockIntervalMs: number, tipWindowMs: number, available: number): number {
   const { targetInclusion, maxWaitBlocks: w } = LEVEL_SETTINGS[level]
   const inTime = Math.ceil(tipWindowMs / Math.max(1, blockIntervalMs))
@@ -33,11 +23,7 @@ export function tipBlocks(level: Urgency, blockIntervalMs: number, tipWindowMs: 
   return Math.max(0, Math.min(available, Math.max(inTime, forQuantile)))
 }
 
-/**
- * A level's tip (wei): over every run of W consecutive recent blocks (W = the level's promised wait), the
- * cheapest demanded tip in the run is the best chance a transaction sent before it would have had; the tip is
- * the target-inclusion quantile (nearest rank) of those minima.
- */
+/** A level's tip (wei): the target-inclusion quantile of the cheapest demanded tip of each run of W blocks (the level's wait). */
 function levelTip(demanded: readonly bigint[], level: Urgency): bigint {
   const { targetInclusion, maxWaitBlocks: w } = LEVEL_SETTINGS[level]
   if (demanded.length === 0) return 0n
@@ -52,10 +38,7 @@ function levelTip(demanded: readonly bigint[], level: Urgency): bigint {
   return sorted[rank - 1] ?? 0n
 }
 
-/**
- * Reward percentiles requested from eth_feeHistory: 0, 1, 5 and 10 for the tips (a block's cheapest
- * real tip, a full block's 10th percentile), 0/100 for the ranges, 50 for the trend.
- */
+/** Reward percentiles requested from eth_feeHistory: 0–10 for the tips, 0/100 for the ranges, 50 for the trend. */
 export const REWARD_PERCENTILES = [0, 1, 5, 10, 50, 100] as const
 
 /** A block this full (gasUsed / gasLimit) had no room left: its marginal tip was contested (the backtest's judge). */
@@ -65,17 +48,12 @@ const TIP_BLOCKS = 20
 /** How many recent blocks the base-fee trend compares the next base fee with. */
 const TREND_BLOCKS = 10
 /**
- * Tips at or below this are a system's or a builder's (OP-stack deposits, builder payments), not a
- * market price. go-ethereum's gas price oracle skips tips under DefaultIgnorePrice = 2 wei
- * (eth/gasprice/gasprice.go getBlockValues: `tip.Cmp(ignoreUnder) == -1`); we also leave out exactly
- * 2 wei, as the backtest's judge does: no market price sits there.
+ * Tips at or below this are a system's or a builder's, not a market price: go-ethereum eth/gasprice/gasprice.go
+ * skips those under DefaultIgnorePrice; we and the backtest's judge drop it too.
  */
 export const IGNORE_TIP_WEI = 2n
 
-/**
- * The largest per-block base fee rise to plan for (ppm): the chain's protocol maximum (12.5% on Ethereum, 2%
- * on OP-stack chains).
- */
+/** The largest per-block base fee rise to plan for (ppm): the chain's maximum, or a larger observed one where not enforced. */
 export function maxBaseFeeRisePpm(
   policy: Pick<ChainFeePolicy, 'maxBaseFeeRisePpm' | 'enforceBaseFeeBounds' | 'liveParamsRead'>,
   baseFees: readonly bigint[],
@@ -132,10 +110,7 @@ function rewardsAt(data: FeeData, blocks: readonly number[], percentile: number)
   })
 }
 
-/**
- * How many blocks a level's max fee must cover: the answer's possible age (answerAgeBlocks) and the
- * level's promised wait, counted from the next block.
- */
+/** How many blocks a level's max fee must cover: the answer's possible age and the level's wait. */
 export function levelHorizon(level: Urgency, blockIntervalMs: number): number {
   return answerAgeBlocks(blockIntervalMs) + LEVEL_SETTINGS[level].maxWaitBlocks
 }
@@ -145,22 +120,14 @@ export function forecastHorizonsFor(blockIntervalMs: number): number {
   return Math.max(FORECAST_HORIZONS, ...(['low', 'medium', 'high'] as const).map((l) => levelHorizon(l, blockIntervalMs)))
 }
 
-/**
- * The least headroom any max fee leaves (wei of base fee): the next base fee raised by one full block at the
- * chain's rule (`model.fullBlock`: Ethereum ×1.125, an OP-stack chain ×(1 + (elasticity − 1) / denominator)
- * from its head's extraData, Polygon its bound; on a chain with no per-block bound the policy's assumed rise,
- * docs/estimator.md).
- */
+/** The least headroom any max fee leaves (wei): the next base fee raised by one full block at the chain's rule (docs/estimator.md). */
 export function headroomFloor(model: ForecastModel): bigint {
   return model.fullBlock
 }
 
 /**
- * Each level's base-fee cap (wei): the base fee that every block of its horizon (levelHorizon: the answer's
- * age and its wait) stays at or under with the level's own promise (low 90%, medium 95%, high 99%) by the
- * forecast (./forecast.ts baseFeeCap); never below headroomFloor (one full block's rise over the next base
- * fee), never above the protocol's bound over that horizon, the bound itself where the window is too short to
- * forecast.
+ * Each level's base-fee cap (wei): what every block of its horizon stays under with the level's promise
+ * (./forecast.ts baseFeeCap), never below headroomFloor.
  */
 export function levelBaseFeeCaps(model: ForecastModel, blockIntervalMs: number): Record<Urgency, bigint> {
   const out = {} as Record<Urgency, bigint>
@@ -174,13 +141,8 @@ export function levelBaseFeeCaps(model: ForecastModel, blockIntervalMs: number):
 }
 
 /**
- * The three levels, by the chain's fee policy.
- * - Tip: levelTip over the level's own recent blocks (tipBlocks), then the chain's floor
- *   (minSuggestedPriorityFeeWei); 0 on chains that ignore tips. A slower level's tip is the floor
- *   of a faster one's.
- * - Max fee: the level's base-fee cap (levelBaseFeeCaps: the forecast's bound on the highest base
- *   fee over the answer's age and the level's wait, at the level's promise), plus the tip. Caps and
- *   tips both grow from low to high, so low ≤ medium ≤ high holds for both fields.
+ * The three levels, by the chain's fee policy: tip by levelTip over the chain's floor, max fee the level's
+ * base-fee cap plus the tip; both fields hold low ≤ medium ≤ high.
  */
 export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_FEE_POLICY): Record<Urgency, LevelEstimate> {
   const risePpm = maxBaseFeeRisePpm(policy, data.baseFees, data.nextBaseFee)
@@ -224,10 +186,7 @@ export function baseFeeStats(data: FeeData) {
   }
 }
 
-/**
- * networkCongestion: the mid-rank of the next base fee among the window's base fees (the share below it plus
- * half the share equal to it), so a flat window (Linea's 7 wei, BSC's 0) is 0.5, not 1.
- */
+/** networkCongestion: the mid-rank of the next base fee among the window's, so a flat window is 0.5, not 1. */
 export function congestion(baseFees: readonly bigint[], next: bigint, busyThreshold: bigint): number {
   const rank = midRank(baseFees, next)
   const halfRank = 1 / (2 * baseFees.length)
@@ -235,19 +194,13 @@ export function congestion(baseFees: readonly bigint[], next: bigint, busyThresh
   return Math.round(agreed * 1e6) / 1e6
 }
 
-/**
- * "up" when the next base fee is above the median base fee of the last TREND_BLOCKS blocks,
- * otherwise "down" (the spec allows only these two; a flat fee is not getting more expensive).
- */
+/** "up" when the next base fee is above the recent median, else "down" (the spec allows only these two). */
 export function baseFeeTrend(data: FeeData): 'up' | 'down' {
   const recent = data.baseFees.slice(-TREND_BLOCKS)
   return data.nextBaseFee > median(recent) ? 'up' : 'down'
 }
 
-/**
- * "up" when the median p50 tip of the last TIP_BLOCKS/2 non-empty blocks is above the median p50 tip
- * of the TIP_BLOCKS/2 non-empty blocks before them; otherwise (or with too few blocks) "down".
- */
+/** "up" when the recent half's median p50 tip is above the earlier half's; otherwise (or too few blocks) "down". */
 export function priorityFeeTrend(data: FeeData): 'up' | 'down' {
   const half = TIP_BLOCKS / 2
   const blocks = nonEmptyBlocks(data).slice(-TIP_BLOCKS)
@@ -258,12 +211,7 @@ export function priorityFeeTrend(data: FeeData): 'up' | 'down' {
   return median(recent) > median(earlier) ? 'up' : 'down'
 }
 
-/**
- * Priority fee ranges, in wei.
- * - latest: [p0, p100] reward of the latest block that included a transaction (with tip data).
- * - historical: [min p0, max p100] over every such block of the window.
- * Both are ["0", "0"] when no block of the window did.
- */
+/** Priority fee ranges, wei: [p0, p100] of the latest non-empty block, and over the window; [0, 0] without one. */
 export function priorityFeeRanges(data: FeeData): { latest: [bigint, bigint]; historical: [bigint, bigint] } {
   const blocks = nonEmptyBlocks(data)
   const last = blocks.at(-1)

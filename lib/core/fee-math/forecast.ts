@@ -1,8 +1,6 @@
 /**
- * The base-fee forecast: the base fee of each of the next FORECAST_HORIZONS blocks as quantiles (p50, p90,
- * p99) and the protocol's bound, and the caps the max fees are sized by. Estimated at serve time from the
- * chain's own window: an AR(1) on the log base-fee steps, its spread from the window's own residuals, kept
- * within the chain's bounds (docs/estimator.md, "The base-fee forecast"). Pure: no I/O.
+ * The base-fee forecast (quantiles and bound per horizon) and the max fees' caps: an AR(1) on the window's log
+ * base-fee steps, within the chain's bounds (docs/estimator.md, "The base-fee forecast"). Pure.
  */
 import type { ChainFeePolicy } from '../chain-rules/chain-policy'
 import { mulDivCeil, PPM } from '../units'
@@ -16,10 +14,7 @@ export type BoundsPolicy = Pick<
   'maxBaseFeeRisePpm' | 'maxBaseFeeFallPpm' | 'enforceBaseFeeBounds' | 'liveParamsRead' | 'minBaseFeeWei'
 >
 
-/**
- * Whether the policy's bounds are the chain's rule (Ethereum's and Polygon's, enforced; an OP-stack chain's
- * once its head carried its live parameters): then `bound` is served and no quantile or cap passes it.
- */
+/** Whether the policy's bounds are the chain's rule: then `bound` is served and no quantile or cap passes it. */
 const boundIsRule = (p: BoundsPolicy) => p.enforceBaseFeeBounds || p.liveParamsRead === true
 
 /** How many blocks ahead the forecast goes: blocks head + 1 … head + FORECAST_HORIZONS. */
@@ -72,17 +67,12 @@ type Fit = {
   maxResiduals: Float64Array[]
 }
 
-/**
- * Moves the k-th smallest value of `a` to a[k], smaller ones before it and larger ones after
- * (quickselect with a median-of-three pivot, in place, O(n) on average): a quantile needs two order
- * statistics, not a sort (a sort per horizon was most of a max fee's cost).
- */
+/** Moves the k-th smallest value of `a` to a[k] (quickselect, in place): a quantile needs two order statistics, not a sort. */
 function select(a: Float64Array, k: number): void {
   let lo = 0
   let hi = a.length - 1
   while (hi > lo) {
     const mid = (lo + hi) >> 1
-    // median of three as the pivot
     if (a[mid]! < a[lo]!) swap(a, mid, lo)
     if (a[hi]! < a[lo]!) swap(a, hi, lo)
     if (a[hi]! < a[mid]!) swap(a, hi, mid)
@@ -137,9 +127,8 @@ function grown(next: bigint, ppm: bigint, steps: number, up: boolean): bigint {
 }
 
 /**
- * Fits the forecast model to a window: its base fees (oldest first, the head last) and the next
- * block's, by the chain's policy (its bounds; OP-stack's live ones already applied by withLiveParams).
- * `horizons`: the furthest block any quantile or cap is asked for (FORECAST_HORIZONS by default).
+ * Fits the forecast model to a window's base fees (oldest first) and the next one, within the policy's bounds.
+ * `horizons`: the furthest block any quantile or cap is asked for.
  */
 export function fitForecast(baseFees: readonly bigint[], next: bigint, policy: BoundsPolicy, horizons = FORECAST_HORIZONS): ForecastModel {
   const rise = policy.maxBaseFeeRisePpm > PPM ? PPM : policy.maxBaseFeeRisePpm
@@ -181,7 +170,6 @@ export function fitForecast(baseFees: readonly bigint[], next: bigint, policy: B
     return s
   }
   // per horizon k, the window's residuals (k ≥ 2) and the residuals of the highest rise over 1 … k
-  // (typed arrays sort numerically, fast)
   const counts = Array.from({ length: horizons }, (_, k) => Math.max(0, n - k))
   const residuals = counts.map((c, k) => new Float64Array(k === 0 ? 0 : c))
   const maxResiduals = counts.map((c) => new Float64Array(c))
@@ -212,11 +200,7 @@ export function fitForecast(baseFees: readonly bigint[], next: bigint, policy: B
 
 const clampBig = (v: bigint, lo: bigint, hi: bigint | null) => (v < lo ? lo : hi !== null && v > hi ? hi : v)
 
-/**
- * next × exp(log), rounded up, or `beyond` when the factor is past what a float holds (a window of
- * absurd steps on a chain with no bound: exp overflows, or the 1e9 fixed point does): the bound path
- * then, never the next base fee, which would claim no rise at all. Never above 2^256 − 1 wei.
- */
+/** next × exp(log), rounded up; `beyond` when the factor overflows a float (never the next base fee: no rise). */
 const scaled = (next: bigint, log: number, beyond: bigint): bigint => {
   const factor = Math.exp(log)
   // 1e9 fixed point keeps 9 digits of the factor

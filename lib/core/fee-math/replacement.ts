@@ -5,11 +5,7 @@ import { gasPricesFromLevels, legacyGasPrices, type LevelGasPrices } from './gas
 import { toFeeData } from '../fee-math/fee-data'
 import type { FeeWindow, LevelEstimate, Urgency } from '../types'
 
-/**
- * Replacing a pending transaction (speed-up or cancel: the same sender and nonce): how much higher its fees
- * must be for the common transaction pools to take the new one, as data, one row per client and pool, each
- * with the file and constant it comes from in that client's repository.
- */
+/** Replacing a pending transaction (same sender and nonce): how much higher the fees must be, per client's pool, as data. */
 
 /** Which transactions a rule applies to: regular (types 0, 1, 2, 4) or blob (type 3). */
 export type PoolKind = 'regular' | 'blob'
@@ -19,12 +15,7 @@ export type ReplacementRule = {
   kind: PoolKind
   /** How much each compared fee must rise, percent of the old one (0: any rise). */
   bumpPercent: bigint
-  /**
-   * What the pool compares: every fee field (max fee, max priority fee, and the blob max fee of a
-   * blob transaction; a legacy gasPrice is both max fee and tip), the max fee alone, or the effective
-   * gas price at the pool's head base fee, min(max fee, base fee + tip) (a quantity of the moment, not
-   * of the fields: it is shown but not part of `minimum`, docs/api.md says what it means).
-   */
+  /** What the pool compares: every fee field, the max fee alone, or the effective gas price (not part of `minimum`, docs/api.md). */
   compares: 'each-fee' | 'max-fee' | 'effective-price'
   /** How old × (100 + bump) / 100 is rounded to the wei. */
   rounding: 'down' | 'up'
@@ -34,10 +25,7 @@ export type ReplacementRule = {
   source: string
 }
 
-/**
- * The pools' replacement rules, read in each client's source (docs/api.md has the table and the
- * commits read). `minimum` is the least fee that meets every rule that compares that fee.
- */
+/** The pools' replacement rules, read in each client's source (docs/api.md has the table and the commits read). */
 export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
   {
     client: 'geth',
@@ -46,9 +34,6 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'each-fee',
     rounding: 'down',
     strictlyAbove: true,
-    // go-ethereum core/txpool/legacypool/legacypool.go DefaultConfig.PriceBump = 10; the test in
-    // core/txpool/legacypool/list.go (*list).Add: refused when old fee cap or tip ≥ the new one, or the
-    // new one < old × (100 + PriceBump) / 100 (big.Int Div: rounded down)
     source: 'ethereum/go-ethereum core/txpool/legacypool/legacypool.go DefaultConfig.PriceBump; core/txpool/legacypool/list.go (*list).Add',
   },
   {
@@ -58,9 +43,6 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'each-fee',
     rounding: 'down',
     strictlyAbove: true,
-    // go-ethereum core/txpool/blobpool/config.go DefaultConfig.PriceBump = 100 ("either have patience or be
-    // aggressive, no mushy ground"); the test in core/txpool/blobpool/blobpool.go (*BlobPool).validateTx:
-    // fee cap, tip and blob fee cap each > old and ≥ old × (100 + PriceBump) / 100 (uint256 Div: rounded down)
     source:
       'ethereum/go-ethereum core/txpool/blobpool/config.go DefaultConfig.PriceBump; core/txpool/blobpool/blobpool.go (*BlobPool).validateTx',
   },
@@ -71,9 +53,7 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'each-fee',
     rounding: 'up',
     strictlyAbove: false,
-    // reth crates/transaction-pool/src/config.rs DEFAULT_PRICE_BUMP = 10; the test in
-    // crates/transaction-pool/src/validate/mod.rs ValidPoolTransaction::is_underpriced:
-    // existing × (100 + bump) .div_ceil(100) (rounded UP); the tip is not compared when either tip is 0
+    // the tip is not compared when either tip is 0
     source:
       'paradigmxyz/reth crates/transaction-pool/src/config.rs DEFAULT_PRICE_BUMP; crates/transaction-pool/src/validate/mod.rs is_underpriced',
   },
@@ -84,7 +64,6 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'each-fee',
     rounding: 'up',
     strictlyAbove: false,
-    // reth crates/transaction-pool/src/config.rs REPLACE_BLOB_PRICE_BUMP = 100 (PriceBumpConfig::price_bump for EIP4844_TX_TYPE_ID)
     source:
       'paradigmxyz/reth crates/transaction-pool/src/config.rs REPLACE_BLOB_PRICE_BUMP; crates/transaction-pool/src/validate/mod.rs is_underpriced',
   },
@@ -95,10 +74,7 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'each-fee',
     rounding: 'down',
     strictlyAbove: false,
-    // erigon txnprovider/txpool/txpoolcfg/txpoolcfg.go DefaultConfig.PriceBump = 10; the test in
-    // txnprovider/txpool/pool.go (*TxPool).addLocked: tip and fee cap ≥ old × (100 + PriceBump) / 100
-    // (uint256 Div: rounded down); the tip threshold is multiplied by the sender's pooled transaction count
-    // when the new value is higher than the old (not so for a speed-up of the same value or a cancel)
+    // a raised tip's threshold is also multiplied by the sender's pooled transaction count (not so for a cancel)
     source:
       'erigontech/erigon txnprovider/txpool/txpoolcfg/txpoolcfg.go DefaultConfig.PriceBump; txnprovider/txpool/pool.go (*TxPool).addLocked',
   },
@@ -109,8 +85,6 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'each-fee',
     rounding: 'down',
     strictlyAbove: false,
-    // erigon txnprovider/txpool/txpoolcfg/txpoolcfg.go DefaultConfig.BlobPriceBump = 100: the blob fee cap,
-    // the tip and the fee cap each ≥ old × 2
     source:
       'erigontech/erigon txnprovider/txpool/txpoolcfg/txpoolcfg.go DefaultConfig.BlobPriceBump; txnprovider/txpool/pool.go (*TxPool).addLocked',
   },
@@ -121,10 +95,7 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'effective-price',
     rounding: 'down',
     strictlyAbove: true,
-    // Nethermind src/Nethermind/Nethermind.TxPool/Comparison/CompareReplacedTxByFee.cs
-    // PartOfFeeRequiredToIncrease = 10: new ≥ old + old / 10 (UInt256 Divide: rounded down) and above the
-    // old unless old / 10 > 0; legacy: gasPrice; EIP-1559: GasBottleneck, the effective gas price at the
-    // pool's head base fee; an old fee of 0 is always replaced
+    // EIP-1559: GasBottleneck, the effective gas price at the pool's head base fee; an old fee of 0 is always replaced
     source: 'NethermindEth/nethermind src/Nethermind/Nethermind.TxPool/Comparison/CompareReplacedTxByFee.cs PartOfFeeRequiredToIncrease',
   },
   {
@@ -134,8 +105,6 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'each-fee',
     rounding: 'down',
     strictlyAbove: false,
-    // Nethermind src/Nethermind/Nethermind.TxPool/Comparison/CompareReplacedBlobTx.cs: MaxFeePerGas,
-    // MaxPriorityFeePerGas and MaxFeePerDataGas each ≥ 2 × old ("at least 2x higher")
     source: 'NethermindEth/nethermind src/Nethermind/Nethermind.TxPool/Comparison/CompareReplacedBlobTx.cs',
   },
   {
@@ -145,8 +114,7 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'each-fee',
     rounding: 'down',
     strictlyAbove: true,
-    // bor (0xPolygon/bor) core/txpool/legacypool/legacypool.go DefaultConfig.PriceBump = 10, geth's
-    // (*list).Add in core/txpool/legacypool/list.go; no blob pool (eth/backend.go: "Blob pool is removed")
+    // geth's rule; no blob pool (bor eth/backend.go)
     source: '0xPolygon/bor core/txpool/legacypool/legacypool.go DefaultConfig.PriceBump; core/txpool/legacypool/list.go (*list).Add',
   },
   {
@@ -156,8 +124,7 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'each-fee',
     rounding: 'down',
     strictlyAbove: true,
-    // ethereum-optimism/op-geth core/txpool/legacypool/legacypool.go DefaultConfig.PriceBump = 10, geth's
-    // (*list).Add; blob transactions are refused on OP chains (core/txpool/validation.go: ErrTxTypeNotSupported)
+    // geth's rule; blob transactions are refused on OP chains (op-geth core/txpool/validation.go)
     source:
       'ethereum-optimism/op-geth core/txpool/legacypool/legacypool.go DefaultConfig.PriceBump; core/txpool/legacypool/list.go (*list).Add',
   },
@@ -168,9 +135,7 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'max-fee',
     rounding: 'down',
     strictlyAbove: true,
-    // foundry crates/anvil/src/eth/pool/transactions.rs ReadyTransactions::replaced_transactions and
-    // PendingTransactions::add_transaction: refused (PoolError::ReplacementUnderpriced, "replacement
-    // transaction underpriced") when new max_fee_per_gas ≤ old; no percentage, the tip is not compared
+    // also PendingTransactions::add_transaction: only a higher max fee, the tip is not compared
     source: 'foundry-rs/foundry crates/anvil/src/eth/pool/transactions.rs ReadyTransactions::replaced_transactions',
   },
   {
@@ -180,7 +145,7 @@ export const REPLACEMENT_RULES: readonly ReplacementRule[] = [
     compares: 'max-fee',
     rounding: 'down',
     strictlyAbove: true,
-    // the same pool and test for every transaction type: the blob fee is not compared
+    // the same test for every transaction type: the blob fee is not compared
     source: 'foundry-rs/foundry crates/anvil/src/eth/pool/transactions.rs ReadyTransactions::replaced_transactions',
   },
 ]
@@ -223,9 +188,7 @@ const max = (a: bigint, b: bigint) => (a > b ? a : b)
 const min = (a: bigint, b: bigint) => (a < b ? a : b)
 
 /**
- * The lowest replacement every pool of REPLACEMENT_RULES takes, field by field, wei: with today's rows
- * ceil(fee × 110 / 100) (blob transactions: fee × 2, on all three fields), and at least fee + 1 (geth
- * refuses a fee that is not above the old one, so a zero tip becomes 1 wei).
+ * The lowest replacement every pool of REPLACEMENT_RULES takes, field by field, wei.
  * @throws InvalidQueryError when a fee is too high to be bumped within 256 bits
  */
 export function minimumReplacement(fees: TransactionFees, rules: readonly ReplacementRule[] = REPLACEMENT_RULES): TransactionFees {
@@ -257,9 +220,7 @@ export type LevelSuggestion = {
 }
 
 /**
- * Each level's suggestion for a window, wei, as suggestedGasFees and gasPrices answer them for it:
- * the estimator's levels and the next base fee plus each level's tip; on a chain without EIP-1559 the
- * legacy price rule alone.
+ * Each level's suggestion for a window, wei, as suggestedGasFees and gasPrices answer them.
  * @throws NoPriceDataError when a chain without EIP-1559 has no priced transaction in the window
  */
 export function levelSuggestions(window: FeeWindow, policy: ChainFeePolicy): Record<Urgency, LevelSuggestion> {
@@ -277,17 +238,13 @@ export function levelSuggestions(window: FeeWindow, policy: ChainFeePolicy): Rec
 /** The minimum and one replacement per level, wei. */
 export type ReplacementFees = Record<'minimum' | Urgency, TransactionFees>
 
-/**
- * The replacement fees: `minimum` (minimumReplacement) and, per level, the larger of the minimum and the
- * level's current suggestion, field by field, with the tip never above the max fee.
- */
+/** The replacement fees: `minimum`, and per level the larger of it and the level's suggestion, field by field. */
 export function replacementFees(fees: TransactionFees, suggestions: Record<Urgency, LevelSuggestion>): ReplacementFees {
   const minimum = minimumReplacement(fees)
   const at = (s: LevelSuggestion): TransactionFees => {
     if (minimum.type === 'legacy') return { type: 'legacy', gasPrice: max(minimum.gasPrice, s.gasPrice) }
     const maxFeePerGas = max(minimum.maxFeePerGas, s.fees?.maxFeePerGas ?? 0n)
-    // never above the max fee: a node refuses such a transaction (TipAboveFeeCap); the minimum's tip is
-    // never above the minimum's max fee, so the clamp keeps it
+    // never above the max fee: a node refuses such a transaction (TipAboveFeeCap)
     const maxPriorityFeePerGas = min(max(minimum.maxPriorityFeePerGas, s.fees?.maxPriorityFeePerGas ?? 0n), maxFeePerGas)
     return minimum.type === 'blob'
       ? { type: 'blob', maxFeePerGas, maxPriorityFeePerGas, maxFeePerBlobGas: max(minimum.maxFeePerBlobGas, s.maxFeePerBlobGas ?? 0n) }

@@ -5,10 +5,7 @@ import type { LevelSuggestion } from './replacement'
 import type { FeeWindow, L1FeeRule, Urgency } from '../types'
 import { mulDivCeil, PPM } from '../units'
 
-/**
- * What a transaction of `gas` gas costs on the chain, per level, in wei of the native token: its gas at the level's fees plus what the chain charges beside gas (OP-stack's L1
- * data fee and operator fee, Arbitrum's L1 component). Pure: the window carries the predeploys' values.
- */
+/** What a transaction costs per level, wei: its gas at the level's fees plus the chain's L1 and operator fees. Pure. */
 
 /** What the query asks: the gas limit, and the transaction's unsigned size or the transaction itself. */
 export type TransactionCostQuery = {
@@ -19,10 +16,7 @@ export type TransactionCostQuery = {
   tx?: `0x${string}`
 }
 
-/**
- * The unsigned size assumed when the query gives neither `txBytes` nor `tx`: an EIP-1559 transfer of
- * 0.1 ETH with nonce 1,000 and sub-gwei fees on chain 8453 (viem serializeTransaction: 51 bytes).
- */
+/** The unsigned size assumed without `txBytes` or `tx`: a typical EIP-1559 transfer (viem serializeTransaction). */
 export const DEFAULT_TX_BYTES = 51
 
 /** The largest transaction size the query takes, bytes: go-ethereum's txpool txMaxSize (4 × 32 KiB). */
@@ -31,19 +25,12 @@ export const MAX_TX_BYTES = 128 * 1024
 /** Every transaction pays at least this much gas (the intrinsic cost, Ethereum's yellow paper G_transaction). */
 export const MIN_TX_GAS = 21_000n
 
-/**
- * How much an L1 fee can grow per L1 block, ppm: the L1 base fee by EIP-1559's 1/8; the blob base fee by
- * exp(max excess rise / update fraction), 12.5% under Cancun's 3/6 blobs and less since (Prague 8.2%).
- */
+/** How much an L1 fee can grow per L1 block, ppm: EIP-1559's 1/8, which also bounds the blob base fee's rise (EIP-4844). */
 const L1_RISE_PPM = 125_000n
 /** Ethereum's slot, ms: an L2's L1 fee parameters change at most once per L1 block. */
 const L1_SLOT_MS = 12_000
 
-/**
- * The L1 fee a level must hold for (wei): the fee now, grown by one L1 block's largest rise for every
- * L1 block that can land over the level's horizon (the answer's age and its wait), counting one that
- * lands at once. A sequencer catching up on L1 origins moves faster than this; that is the rare case.
- */
+/** The L1 fee a level must hold for (wei): the fee now, grown by the largest rise for every L1 block over its horizon. */
 export function l1FeeCap(fee: bigint, level: Urgency, blockIntervalMs: number): bigint {
   const horizonMs = levelHorizon(level, blockIntervalMs) * blockIntervalMs
   const l1Blocks = Math.floor(horizonMs / L1_SLOT_MS) + 1
@@ -81,10 +68,7 @@ export type TransactionCostChain = {
   unknownL1Fee?: boolean
 }
 
-/**
- * The largest gas a transaction of the chain can use: the chain's per-transaction cap (EIP-7825's 2^24
- * on Ethereum since Osaka, 32M on Arbitrum since ArbOS 50) and the head block's gas limit.
- */
+/** The largest gas a transaction of the chain can use: the chain's per-transaction cap (EIP-7825, ArbOS 50) or the head's gas limit. */
 export function maxTransactionGas(window: FeeWindow, policyCap: bigint | undefined): bigint | undefined {
   const limit = window.headGasLimit === undefined ? undefined : BigInt(window.headGasLimit)
   if (policyCap === undefined) return limit
@@ -104,11 +88,7 @@ export type TransactionCost = {
 }
 
 /**
- * What a transaction costs on the window's chain, per level: `fee` = gas × (next base fee + the
- * level's tip) + the L1 data fee + the operator fee (what it will most likely cost) and `maxFee` = gas
- * × the level's max fee + the L1 data fee's cap over the level's wait + the operator fee (what a wallet
- * must hold; on Arbitrum, whose L1 component is poster gas inside the gas limit, that component at the
- * level's max fee); on a chain without EIP-1559 both are gas × the level's gas price plus the same.
+ * What a transaction costs per level: `fee`, what it will most likely cost, and `maxFee`, what a wallet must hold.
  * `suggestions`: the levels of the same window (levelSuggestions).
  * @throws InvalidQueryError when `gas` is above what one transaction of the chain can use
  */
