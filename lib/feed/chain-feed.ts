@@ -1,6 +1,6 @@
 import 'server-only'
 import type { ChainConfig } from '../chains/registry'
-import { FRESH_PERIODS, periodOf } from '../core/contract/freshness'
+import { FRESH_PERIODS, periodOf, STALE_PERIODS } from '../core/contract/freshness'
 import { ceilingAllowsAt, MAX_READS_PER_PERIOD } from './ceiling'
 import type { FeedWindow } from './feed-window'
 import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../core/contract/errors'
@@ -127,7 +127,8 @@ export class ChainFeed {
         lastReadMs: this.lastReadMs,
       },
       now,
-      { periodMs: this.periodMs(window), maxStaleMs: this.settings.maxStaleMs, waitMs: this.settings.waitMs },
+      // staleness counts periods of the chain's own pace: on a devnet whose stamps run slow, the wall clock's
+      { periodMs: this.ceilingPeriodMs(window), maxStaleMs: this.settings.maxStaleMs, waitMs: this.settings.waitMs },
     )
     switch (decision.kind) {
       case 'hit':
@@ -329,11 +330,11 @@ export class ChainFeed {
         if (!read) throw new UpstreamUnavailableError('The chain was read as often as allowed; no window is available yet.')
       }
       this.parts.behind?.(read.catch(() => {}))
-      const before = this.held()
       const got = await withDeadline(read, deadline - this.now())
-      // no newer window (another instance's read, slow or refused by the group's ceiling, left the
-      // one held): served, but never as current data
-      return this.served(got, got.fetchedAt <= (before?.fetchedAt ?? Number.NEGATIVE_INFINITY) || this.failure !== undefined)
+      // stale as the rules say (a failure, or STALE_PERIODS periods old): a read that found no newer
+      // block is current, one turned away by the group's ceiling leaves the old window as old as it is
+      const age = this.now() - got.fetchedAt
+      return this.served(got, this.failure !== undefined || age >= STALE_PERIODS * this.ceilingPeriodMs(got))
     } catch (err) {
       // the read may go on past the deadline; until it ends, this is the failure requests see
       if (!this.failure) this.fail(err)

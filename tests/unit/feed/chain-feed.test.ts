@@ -138,6 +138,77 @@ describe('a chain feed: fresh for every client pattern while the node is healthy
   })
 })
 
+describe('a chain feed: stale means old or failing, never a late block', () => {
+  /** 2-s blocks 50–300 ms late, but block 21 comes `lateMs` after its slot (a sequencer's hiccup, a devnet's pause). */
+  function lateBlockChain(lateMs: number): Sim {
+    const base = simChain({ stepMs: 2_000, delayMs: [50, 300] })
+    const arrival = (n: number) => (n < 21 ? base.arrival(n) : base.arrival(n) + lateMs)
+    const headAt = (t: number) => {
+      let n = 0
+      while (arrival(n + 1) <= t) n++
+      return n
+    }
+    return { ...base, arrival, headAt }
+  }
+
+  test.each([
+    ['every second', 1_000],
+    ['every 15 s', 15_000],
+  ])(
+    "behavior: a client asking %s while block 21 comes 12 s late gets the node's head each time, never marked stale",
+    async (_, everyMs) => {
+      const chain = lateBlockChain(12_000)
+      const { feed } = feedOf(chain)
+      const answers = await poll(feed, chain, everyMs, 60_000)
+      // the node sat at block 20 for 12 s of them, and every read said so
+      expect(chain.headAt(Date.now())).toBeGreaterThan(25)
+      expect(answers.slice(1).filter((a) => a.behind > 1)).toEqual([])
+      expect(answers.filter((a) => a.stale)).toEqual([])
+      feed.stop()
+    },
+  )
+
+  test('behavior: while block 21 is late and the reads fail, answers are the held window marked stale', async () => {
+    const chain = lateBlockChain(12_000)
+    const n = node(chain, () => 30)
+    const failing = async (p: ReadFeeWindowParameters) => {
+      if (chain.headAt(Date.now()) === 20 && Date.now() > chain.arrival(20) + 3_000) throw new Error('node down')
+      return n.read(p)
+    }
+    const feed = new ChainFeed(
+      { id: 1, name: 'sim', rpcUrls: ['http://127.0.0.1:1'] },
+      { settings: feedSettings({ maxHeadAgeMs: 0 }), store: layeredStore([]), read: failing },
+    )
+    await answerOf(feed)
+    await vi.advanceTimersByTimeAsync(Math.max(0, chain.arrival(20) + 6_000 - Date.now()))
+    const answer = await answerOf(feed)
+    expect(answer.window.headNumber).toBe(20)
+    expect(answer.stale).toBe(true)
+    feed.stop()
+  })
+
+  test.each([
+    ['every 15 s', 15_000],
+    ['every 300 ms', 300],
+  ])(
+    "behavior: on a devnet stamping 4-s blocks 1 s apart, read in 1.2 s each, a client asking %s gets no stale mark once the blocks' wall-clock pace is known (staleness counts its periods, not the stamps')",
+    async (_, everyMs) => {
+      const chain = simChain({ stepMs: 4_000, delayMs: [5, 40], stampStepMs: 1_000, seed: 3 })
+      // reads longer than FEED_WAIT_MS: a request past the window's next read is answered from it at once
+      const { feed } = feedOf(chain, {}, () => 1_200)
+      const first = Date.now()
+      const answers = await poll(feed, chain, everyMs, 240_000)
+      expect(answers.length).toBeGreaterThan(15)
+      expect(answers.slice(1).filter((a) => a.behind > 1)).toEqual([])
+      // the pace is the median over the last heads taken (at least 5): 30 s in, it is known
+      const settled = answers.filter((_, k) => k * everyMs > 30_000)
+      expect(settled.filter((a) => a.stale)).toEqual([])
+      expect(Date.now() - first).toBeGreaterThanOrEqual(240_000)
+      feed.stop()
+    },
+  )
+})
+
 describe('a chain feed: the warm period', () => {
   test('behavior: read on its own while warm, at most about once per block; no reads once FEED_WARM_SECONDS have passed since the last request', async () => {
     const chain = simChain({ stepMs: 2_000, delayMs: [50, 300] })
