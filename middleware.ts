@@ -57,7 +57,7 @@ const throttled = (seconds: number) =>
 const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json'])
 
 /**
- * The edge gate in front of everything but Next's static output (edge runtime: Web Crypto only):
+ * The gate in front of everything but Next's static output (Node.js runtime; Web Crypto, so it also runs on the edge):
  * /healthz and /openapi.json pass; /metrics needs the METRICS_TOKEN bearer (404 without one configured); /readyz
  * passes when READYZ_AUTH=none; the rest needs HTTP Basic credentials (the one parse of the
  * Authorization header), whose verified key name goes on to the handlers in a signed header.
@@ -115,6 +115,9 @@ export async function middleware(request: NextRequest) {
 }
 
 export const config = {
+  // Node.js, not the Edge sandbox: the gate shares the process with the handlers (on Vercel, Node.js
+  // middleware runs as a function; on `next start`, in the server's own process)
+  runtime: 'nodejs',
   // Everything but Next's static build output, public/assets and the benchmark's no-middleware floor
   // (/bench-bare, a route only bench builds have): the API and the pages need credentials.
   matcher: ['/((?!_next/static/|_next/image|favicon\\.ico$|assets/|bench-bare/).*)'],

@@ -55,6 +55,8 @@ export async function runBench(opts: {
   connections: number[]
   rounds: number
   log: (s: string) => void
+  /** A bench build of the same checkout with middleware.ts on the Edge runtime (./edge-build.ts): its gate is measured too. */
+  edgeDir?: string
 }): Promise<BenchReport> {
   // anvil keeps producing a block every 2 s; the seeded history carries the traffic, and live
   // transaction traffic (hundreds of JSON-RPC calls a block) would compete for the same two cores
@@ -63,17 +65,24 @@ export async function runBench(opts: {
   const proxy = await startCountingProxy(devnet.url)
   const coldProxy = await startCountingProxy(cold.url)
   const auth = `Basic ${Buffer.from('bench:bench-secret-of-the-bench').toString('base64')}`
-  const service = await startService({
-    env: {
-      API_KEYS: 'bench:bench-secret-of-the-bench',
-      RATE_LIMITS: 'bench=0',
-      USE_PUBLIC_RPCS: 'false',
-      REQUEST_LOG: 'false',
-      RPC_URL_31337: proxy.url,
-      RPC_URL_31338: coldProxy.url,
-    },
-  })
+  const env = {
+    API_KEYS: 'bench:bench-secret-of-the-bench',
+    RATE_LIMITS: 'bench=0',
+    USE_PUBLIC_RPCS: 'false',
+    REQUEST_LOG: 'false',
+    RPC_URL_31337: proxy.url,
+    RPC_URL_31338: coldProxy.url,
+  }
+  const service = await startService({ env })
   const stops = [service.stop, proxy.close, coldProxy.close, cold.stop, devnet.stop]
+  // the Edge twin reads the same devnet through a proxy of its own (the main proxy counts the served path's reads)
+  let edgeUrl: string | undefined
+  if (opts.edgeDir) {
+    const edgeProxy = await startCountingProxy(devnet.url)
+    const edge = await startService({ cwd: opts.edgeDir, env: { ...env, RPC_URL_31337: edgeProxy.url, RPC_URL_31338: edgeProxy.url } })
+    stops.unshift(edge.stop, edgeProxy.close)
+    edgeUrl = edge.url
+  }
   try {
     const headers = { authorization: auth }
     // cold start: the first request for a chain nobody asked for yet
@@ -108,7 +117,14 @@ export async function runBench(opts: {
       floor,
       ['next constant, static route', `${service.url}/bench-floor`],
       [BARE_FLOOR, `${service.url}/bench-bare/31337`],
+      ['/healthz', `${service.url}/healthz`],
       ...ENDPOINTS.map((e): [string, string] => [e, `${service.url}/networks/31337/${e}`]),
+      ...(edgeUrl
+        ? [
+            ['/healthz, middleware on the Edge runtime', `${edgeUrl}/healthz`] as [string, string],
+            ['suggestedGasFees, middleware on the Edge runtime', `${edgeUrl}/networks/31337/suggestedGasFees`] as [string, string],
+          ]
+        : []),
       // the same answer from a chain whose provider takes 3 s per answer: once the chain has a
       // window, no request waits for the read (answers are marked stale while it is late)
       [SLOW, `${service.url}/networks/31338/suggestedGasFees`],
