@@ -29,7 +29,7 @@ const misconfigured = () => refuse(MISCONFIGURED.status, MISCONFIGURED.message, 
  * fixed policy that allows nothing.
  */
 const isApiPath = (path: string) =>
-  /^\/networks\/[^/]+\/./.test(path) || path.startsWith('/v1/') || path === '/metrics' || path === '/readyz'
+  /^\/networks\/[^/]+\/./.test(path) || path.startsWith('/v1/') || ['/metrics', '/readyz', '/healthz', '/openapi.json'].includes(path)
 
 /** Passes the request on: pages with a fresh CSP nonce, and (when given) the verified identity. */
 function pass(request: NextRequest, identity?: string): NextResponse {

@@ -1,19 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { appendFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import { freePort } from './anvil'
 import { stopChild, waitForChild } from './process'
 
 export type Service = { url: string; port: number; process: ChildProcess; output: () => string; stop(): Promise<void> }
 
-function nextBin(): string {
-  return createRequire(import.meta.url).resolve('next/dist/bin/next')
+/** The `next` of the project in `cwd` (one React per build: a twin directory has its own node_modules). */
+function nextBin(cwd: string): string {
+  return createRequire(join(cwd, 'package.json')).resolve('next/dist/bin/next')
 }
 
 /** Runs `next build` in `cwd` (inherits stdio so the user sees progress). */
 export function buildService(cwd = process.cwd()): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [nextBin(), 'build'], {
+    const child = spawn(process.execPath, [nextBin(cwd), 'build'], {
       cwd,
       stdio: 'inherit',
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
@@ -33,8 +35,9 @@ export async function startService(options: {
   logFile?: string
 }): Promise<Service> {
   const port = options.port ?? (await freePort())
-  const child = spawn(process.execPath, [nextBin(), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: options.cwd ?? process.cwd(),
+  const cwd = options.cwd ?? process.cwd()
+  const child = spawn(process.execPath, [nextBin(cwd), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...options.env },
   })

@@ -31,6 +31,23 @@ describe('identity forwarded by the middleware', () => {
   })
 })
 
+describe('identity: signed and verified once per key name and setting', () => {
+  test('behavior: the same header every time; a verified header stays verified, a forged one refused after it, and a key taken out of API_KEYS no longer verifies', async () => {
+    const first = await signIdentity('alice', SETTING)
+    expect(await signIdentity('alice', SETTING)).toBe(first)
+    expect(await verifyIdentity(first, SETTING)).toBe('alice')
+    expect(await verifyIdentity(first, SETTING)).toBe('alice')
+    // one hex digit changed: never the remembered answer
+    const forged = first.slice(0, -1) + (first.endsWith('0') ? '1' : '0')
+    expect(await verifyIdentity(forged, SETTING)).toBeNull()
+    // a new setting forgets both: alice's old header no longer verifies, and is signed anew
+    const without = SETTING.replace('alice:secret-one-of-alice, ', '')
+    expect(await verifyIdentity(first, without)).toBeNull()
+    expect(await verifyIdentity(await signIdentity('alice', without), without)).toBeNull()
+    expect(await verifyIdentity(first, SETTING)).toBe('alice')
+  })
+})
+
 describe('handlers fail closed', () => {
   test("error: a request that reaches a handler without the middleware's identity is 401, before any work", async () => {
     process.env.API_KEYS = SETTING
