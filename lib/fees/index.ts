@@ -18,6 +18,7 @@ import { buildBlobFees, buildFeeReport, buildLegacyGasPrices, buildTransactionCo
 import { blobFeesOf } from '../core/fee-math/blob-fees'
 import { takesBlobTransactions } from '../core/chain-rules/blob-schedule'
 import type { FeeWindow } from '../core/types'
+import { windowAt } from '../core/window-at'
 import { processSingleton } from '../runtime/process-singleton'
 import {
   levelSuggestions,
@@ -153,6 +154,29 @@ export async function getFeeReport(
   const { window, policy, meta } = await servedWindow(chainId, { feeMarket: true, ...opts })
   const blob = blobFeesFor(window, policy)
   return { bodies: bodiesFor(window, policy), meta, ...('body' in blob ? { blobFees: blob.body } : {}) }
+}
+
+/**
+ * The fee reports of the blocks after `afterBlock` and before the served window's head, oldest first (at
+ * most `max`, the newest kept), each from the window cut at its block (lib/core/window-at.ts), with the
+ * served window's staleness: a stream pushes every block, also when the feed took two windows between
+ * its looks or one read found two new blocks.
+ */
+export async function getFeeReportsBefore(
+  chainId: number,
+  afterBlock: number,
+  max: number,
+): Promise<{ block: number; stale: boolean; bodies: Record<Endpoint, string>; blobFees?: string }[]> {
+  const { window, policy, meta } = await servedWindow(chainId, { feeMarket: true, countLookup: false })
+  const from = Math.max(afterBlock + 1, window.headNumber - max)
+  const reports = []
+  for (let block = from; block < window.headNumber; block++) {
+    const cut = windowAt(window, block)
+    if (!cut) continue
+    const blob = blobFeesFor(cut, policy)
+    reports.push({ block, stale: meta.stale, bodies: bodiesFor(cut, policy), ...('body' in blob ? { blobFees: blob.body } : {}) })
+  }
+  return reports
 }
 
 /**

@@ -4,7 +4,7 @@ import { getChain } from '../chains/registry'
 import { TooManyStreamsError, UnsupportedChainError } from '../core/contract/errors'
 import { processSingleton } from '../runtime/process-singleton'
 import { getServerEnv } from '../env'
-import { getFeeReport, watchChain } from '../fees'
+import { getFeeReport, getFeeReportsBefore, watchChain } from '../fees'
 import { count } from '../metrics/registry'
 import { parseChainId } from './chain-id'
 import { errorStatus, toErrorResponse } from './error-answers'
@@ -41,6 +41,8 @@ type Hub = {
   lastBeat: number
   /** The chain's last state, as built once for every subscriber. */
   last?: State
+  /** The newest block whose `fees` event the hub pushed (undefined: none yet). */
+  pushedBlock?: number
   /** The block interval of the last window, ms (sets the clock's period). */
   intervalMs: number
   /** Until when the last window is fresh: its next read is due then, and the clock looks at that moment. */
@@ -157,8 +159,27 @@ async function tick(hub: Hub): Promise<void> {
   if (result.state) hub.last = result.state
   const last = hub.last
   if (!last || keyOf(last) !== result.key) return
+  if (last.kind === 'fees' && hub.pushedBlock !== undefined && last.block > hub.pushedBlock + 1) {
+    // blocks between the last pushed and this one (the feed took two windows between looks, or a read
+    // found two new blocks): each is pushed, oldest first, from the window cut at it
+    const after = hub.pushedBlock
+    const missed = await driver.drive(() => getFeeReportsBefore(hub.chainId, after, MAX_MISSED_BLOCKS)).catch(() => [])
+    for (const m of missed) {
+      const state: State = {
+        kind: 'fees',
+        block: m.block,
+        stale: m.stale,
+        bytes: encoder.encode(feesEvent(m.block, m.stale, m.bodies, m.blobFees)),
+      }
+      for (const sub of hub.subscribers) deliver(hub, sub, state)
+    }
+  }
+  if (last.kind === 'fees') hub.pushedBlock = Math.max(hub.pushedBlock ?? last.block, last.block)
   for (const sub of hub.subscribers) deliver(hub, sub, last)
 }
+
+/** Most blocks pushed from a cut window after a gap; after a longer one (a chain that ran on unseen), the head only. */
+const MAX_MISSED_BLOCKS = 16
 
 function schedule(hub: Hub): void {
   if (hub.ticking) {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { startCountingProxy } from '../devnet/counting-proxy'
 import { startDevnet } from '../devnet/devnet'
+import { rpc } from '../devnet/json-rpc'
 import { startService } from '../devnet/service'
 import { load, type LoadResult } from './load'
 
@@ -20,8 +21,9 @@ export type StreamRow = {
   subscribers: number
   /** Seconds to open them all (each through the middleware's auth). */
   connectSeconds: number
-  /** Subscribers that got every measured block's event. */
+  /** Subscribers that got every measured block's event: every block the node made in the period. */
   complete: number
+  /** Blocks of the period some subscriber got an event for. */
   blocks: number
   delayP50Ms: number
   delayP99Ms: number
@@ -32,11 +34,14 @@ export type StreamRow = {
   rssEndMiB: number
   /** (RSS with them − RSS before) / subscribers, KiB. */
   kibPerSubscriber: number
+  /** RSS sampled every 10 s over the measured period (MiB): the trend, with its least-squares slope (MiB per minute). */
+  rssSamplesMiB: number[]
+  rssSlopeMiBPerMinute: number
   /** Service CPU over the measured blocks, % of one core. */
   cpuPercent: number
   /** eth_feeHistory reads over the measured blocks. */
   reads: number
-  /** How far the head moved over the measured period (blocks), and the period (s). */
+  /** How far the node's head moved over the measured period (blocks), and the period (s). */
   newBlocks: number
   seconds: number
 }
@@ -99,16 +104,41 @@ const quantile = (xs: number[], q: number) => {
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** Least-squares slope of equally spaced samples, per `spacingS` seconds, scaled to per minute. */
+function slopePerMinute(ys: number[], spacingS: number): number {
+  const n = ys.length
+  if (n < 2) return 0
+  const mx = (n - 1) / 2
+  const my = ys.reduce((a, b) => a + b, 0) / n
+  let num = 0
+  let den = 0
+  ys.forEach((y, i) => {
+    num += (i - mx) * (y - my)
+    den += (i - mx) ** 2
+  })
+  return (num / den) * (60 / spacingS)
+}
+
 export async function runStreamBench(opts: {
   subscribers: number[]
   blocks: number
   blockSeconds: number
   pollClients: number[]
   pollSeconds: number
+  /** Seconds the chain stops once every subscriber has its first event; the measured blocks are the ones after it resumes (anvil's interval mining). */
+  pauseSeconds?: number
   log: (s: string) => void
 }): Promise<{ streams: StreamRow[]; polls: PollRow[] }> {
   const CHAIN = 31337
-  const devnet = await startDevnet({ chainId: CHAIN, blockTimeSec: opts.blockSeconds, seedBlocks: 520, liveTraffic: false })
+  const pause = opts.pauseSeconds ?? 0
+  const devnet = await startDevnet({
+    chainId: CHAIN,
+    blockTimeSec: opts.blockSeconds,
+    seedBlocks: 520,
+    liveTraffic: false,
+    // a pause is anvil's own: interval mining stopped and started again
+    ...(pause > 0 ? { clock: { kind: 'interval' as const } } : {}),
+  })
   const proxy = await startCountingProxy(devnet.url)
   const secret = 'bench-stream-secret-0123456789'
   const auth = `Basic ${Buffer.from(`bench:${secret}`).toString('base64')}`
@@ -143,6 +173,12 @@ export async function runStreamBench(opts: {
       // every subscriber has its first event
       while (subs.some((s) => s.arrivals.size === 0)) await sleep(50)
       const rssConnected = rssMiB(pid)
+      if (pause > 0) {
+        opts.log(`${n} subscribers: the chain stops for ${pause} s…`)
+        await rpc(devnet.url, 'evm_setIntervalMining', [0])
+        await sleep(pause * 1000)
+        await rpc(devnet.url, 'evm_setIntervalMining', [opts.blockSeconds])
+      }
       const startBlock = Math.max(...subs.flatMap((s) => [...s.arrivals.keys()]))
       const reads0 = proxy.counts().eth_feeHistory ?? 0
       const cpu0 = cpuSeconds(pid)
@@ -150,14 +186,23 @@ export async function runStreamBench(opts: {
       opts.log(`${n} subscribers: connected in ${connectSeconds.toFixed(1)} s; waiting for ${opts.blocks} new blocks after ${startBlock}…`)
       const last = startBlock + opts.blocks
       const deadline = performance.now() + (opts.blocks * opts.blockSeconds + 60) * 1000
-      // the service may skip a block (it reads once per interval after its last read), so: a block at or past the last one
+      // a block at or past the last one (a skipped block shows below, against the node's blocks)
       const reached = (s: Sub) => [...s.arrivals.keys()].some((b) => b >= last)
-      while (performance.now() < deadline && subs.some((s) => !reached(s))) await sleep(100)
+      const rssSamples: number[] = []
+      let nextSample = performance.now()
+      while (performance.now() < deadline && subs.some((s) => !reached(s))) {
+        if (performance.now() >= nextSample) {
+          rssSamples.push(rssMiB(pid))
+          nextSample += 10_000
+        }
+        await sleep(100)
+      }
       const measuredSeconds = (performance.now() - w0) / 1000
       // a moment for stragglers of the last block
       await sleep(1_000)
       const cpu = ((cpuSeconds(pid) - cpu0) / ((performance.now() - w0) / 1000)) * 100
       const reads = (proxy.counts().eth_feeHistory ?? 0) - reads0
+      // the node's blocks of the period: up to the newest any subscriber got
       const newBlocks = Math.max(...subs.flatMap((s) => [...s.arrivals.keys()])) - startBlock
       const rssEnd = rssMiB(pid)
       const delays: number[] = []
@@ -171,7 +216,7 @@ export async function runStreamBench(opts: {
         for (const t of times) delays.push(t - first)
       }
       const complete = subs.filter((s) => {
-        for (let b = startBlock + 1; b <= top; b++) if (subs.some((o) => o.arrivals.has(b)) && !s.arrivals.has(b)) return false
+        for (let b = startBlock + 1; b <= top; b++) if (!s.arrivals.has(b)) return false
         return true
       }).length
       streams.push({
@@ -186,6 +231,8 @@ export async function runStreamBench(opts: {
         rssConnectedMiB: rssConnected,
         rssEndMiB: rssEnd,
         kibPerSubscriber: ((rssConnected - rssBase) * 1024) / n,
+        rssSamplesMiB: rssSamples,
+        rssSlopeMiBPerMinute: slopePerMinute(rssSamples, 10),
         cpuPercent: cpu,
         reads,
         newBlocks,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startCountingProxy, type CountingProxy } from '@/scripts/devnet/counting-proxy'
 import { startDevnet, type Devnet } from '@/scripts/devnet/devnet'
 import { startService, type Service } from '@/scripts/devnet/service'
+import { rpc } from '@/scripts/devnet/json-rpc'
 import { openSse, type SseEvent, type SseStream } from '@/scripts/stream/sse-client'
 import { ErrorBodySchema } from '@/lib/core/contract/schemas'
 import { assertContract, streamEventViolations } from '../support/contract'
@@ -203,6 +204,22 @@ describe('GET /networks/{chainId}/stream', () => {
       return undefined
     }, 'a slot freed by a closed stream')
     for (const s of streams) s.close()
+  })
+
+  test('behavior: two blocks mined in one call (the next read finds both): the stream pushes each, oldest first, the older one from the window cut at it', async () => {
+    const s = await stream(LIVE, OTHER)
+    const first = Number((await s.next(isFees, 10_000)).id)
+    const head = Number(await rpc<string>(devnet.url, 'eth_blockNumber'))
+    await rpc(devnet.url, 'anvil_mine', ['0x2'])
+    await s.next((e) => isFees(e) && Number(e.id) >= head + 2, 20_000)
+    const ids = s.events.filter(isFees).map((e) => Number(e.id))
+    expect(ids.filter((id) => id > first)).toEqual(Array.from({ length: ids.at(-1)! - first }, (_, i) => first + 1 + i))
+    // the older block's event carries its own block's fees: its base fee history ends at that block
+    const older = fees(s.events.find((e) => isFees(e) && Number(e.id) === head + 1)!)
+    const history = older.baseFeeHistory as unknown as unknown[]
+    const newer = fees(s.events.find((e) => isFees(e) && Number(e.id) === head + 2)!)
+    expect((newer.baseFeeHistory as unknown as unknown[]).slice(0, -1).slice(-5)).toEqual(history.slice(-5))
+    s.close()
   })
 
   test('behavior: Last-Event-ID gets the current window, not a replay of the blocks missed', async () => {
