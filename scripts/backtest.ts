@@ -8,8 +8,10 @@ import { STRATEGIES } from './backtest/strategies'
 import { ETHEREUM_1559 } from './backtest/base-fee-csv'
 import {
   InputFileError,
+  isBlobCsvFile,
   isCsvFile,
   loadBaseFeeCsv,
+  loadBlobCsv,
   loadRecording,
   loadSharedBaseFeeWindows,
   loadSharedDatasets,
@@ -17,6 +19,8 @@ import {
 } from './backtest/datasets'
 import { forecastReport, formatForecastReport, type ForecastReport } from './backtest/forecast-report'
 import type { Recording } from './record/recording'
+import { blobBacktest, formatBlobBacktest, type BlobBacktest } from './backtest/blob-trials'
+import type { BlobWindow } from './backtest/blob-csv'
 import { parseCommandLine, usageExit } from './cli/cli-args'
 
 const usage =
@@ -56,7 +60,10 @@ if (args.length === 0 || lags.some((l) => !Number.isInteger(l) || l < 0 || l > 1
 }
 
 /** One input: a recording (the strategies' backtest) or a base-fee window (the forecast's). */
-type Input = { kind: 'recording'; name: string; recording: Recording } | ({ kind: 'base-fee' } & SharedBaseFeeWindow)
+type Input =
+  | { kind: 'recording'; name: string; recording: Recording }
+  | ({ kind: 'base-fee' } & SharedBaseFeeWindow)
+  | { kind: 'blob'; name: string; window: BlobWindow }
 
 // a CSV window's gas used follows from its next base fee only by Ethereum's own rule: other chains'
 // rules are configuration (OP-stack) or capped (Polygon), so there it stays unknown
@@ -67,9 +74,11 @@ const load = (a: string): Input[] =>
         ...loadSharedDatasets(sharedRoot).map((d) => ({ kind: 'recording' as const, ...d })),
         ...loadSharedBaseFeeWindows(sharedRoot).map((w) => ({ kind: 'base-fee' as const, ...w })),
       ]
-    : isCsvFile(a)
-      ? [{ kind: 'base-fee', name: a, file: a, chainId, window: loadBaseFeeCsv(a, rule) }]
-      : [{ kind: 'recording', name: a, recording: loadRecording(a) }]
+    : isCsvFile(a) && isBlobCsvFile(a)
+      ? [{ kind: 'blob', name: a, window: loadBlobCsv(a) }]
+      : isCsvFile(a)
+        ? [{ kind: 'base-fee', name: a, file: a, chainId, window: loadBaseFeeCsv(a, rule) }]
+        : [{ kind: 'recording', name: a, recording: loadRecording(a) }]
 
 // every input is read before any work: a file that cannot be read is one line on stderr, exit code 1
 const inputs = args.flatMap((a) => {
@@ -84,6 +93,7 @@ const inputs = args.flatMap((a) => {
 })
 const results: BacktestResult[] = []
 const forecasts: ForecastReport[] = []
+const blobs: (BlobBacktest & { name: string })[] = []
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`)
 const num = (x: number | null, d = 3) => (x === null ? '—' : x.toFixed(d))
 const points = (m: LevelMetrics) =>
@@ -115,6 +125,12 @@ function verdict(r: BacktestResult): string {
 }
 
 for (const input of inputs) {
+  if (input.kind === 'blob') {
+    const b = blobBacktest(input.window, { lags })
+    blobs.push({ name: input.name, ...b })
+    for (const line of formatBlobBacktest(input.name, input.window, b)) console.log(line)
+    continue
+  }
   if (input.kind === 'base-fee') {
     const report = forecastReport(input, { lags })
     forecasts.push(report)
@@ -167,7 +183,8 @@ for (const input of inputs) {
     }
   }
 }
-// one CSV window: its report is the whole file (issue 21's shape); otherwise the list, the forecasts after the runs
-const single = args.length === 1 && isCsvFile(args[0]!) ? forecasts[0] : undefined
-writeFileSync(jsonOut, JSON.stringify(single ?? [...results, ...forecasts], null, 2))
+// one CSV window: its report is the whole file (a base-fee window's forecast and max-fee tables, or a blob
+// window's blobForecast and blobMaxFee); otherwise the list, the forecasts after the runs
+const single = args.length === 1 && isCsvFile(args[0]!) ? (blobs[0] ?? forecasts[0]) : undefined
+writeFileSync(jsonOut, JSON.stringify(single ?? [...results, ...forecasts, ...blobs], null, 2))
 console.log(`\nwrote ${jsonOut}`)

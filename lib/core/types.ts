@@ -27,6 +27,9 @@ export type FeeWindow = {
   nextBaseFeePerBlobGas?: string
   /** blobGasUsed / the block's maximum blob gas, for each block of the window (eth_feeHistory.blobGasUsedRatio). */
   blobGasUsedRatio?: number[]
+  /** The head block's excess blob gas and blob gas used (decimal), where its header carries them (EIP-4844). */
+  headExcessBlobGas?: string
+  headBlobGasUsed?: string
   /** The head block's extraData (hex), where OP-stack chains carry their EIP-1559 parameters. */
   headExtraData?: string
   /** The head block's gas limit (decimal): no transaction on the chain can use more. */

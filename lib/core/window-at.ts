@@ -13,8 +13,10 @@ export function windowAt(window: FeeWindow, block: number): FeeWindow | undefine
   if (cut < 0 || block < window.oldestBlock) return undefined
   const keep = window.baseFeePerGas.length - cut
   const blobs = window.baseFeePerBlobGas
+  // the head's blob header fields are the head's alone
+  const { headExcessBlobGas: _excess, headBlobGasUsed: _used, ...rest } = window
   return {
-    ...window,
+    ...rest,
     headNumber: block,
     baseFeePerGas: window.baseFeePerGas.slice(0, keep),
     nextBaseFeePerGas: window.baseFeePerGas[keep]!,

@@ -151,6 +151,9 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     rewardPercentiles: [...p.rewardPercentiles],
     reward: (fh.reward ?? []).map((row) => row.map(hexToDec)),
     ...blobFieldsOf(fh, blocks, hexToDec),
+    ...(headHeader.excessBlobGas != null && headHeader.blobGasUsed != null
+      ? { headExcessBlobGas: BigInt(headHeader.excessBlobGas).toString(), headBlobGasUsed: BigInt(headHeader.blobGasUsed).toString() }
+      : {}),
     ...(headHeader.extraData ? { headExtraData: headHeader.extraData } : {}),
     ...(headHeader.gasLimit ? { headGasLimit: BigInt(headHeader.gasLimit).toString() } : {}),
     ...(l1Fee ? { l1Fee } : {}),

@@ -19,6 +19,9 @@ export const RpcBlockHeaderSchema = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{1,16}$/, 'a hex quantity of at most 64 bits')
     .nullish(),
+  /** EIP-4844 header fields (Cancun and later): the blob forecast's exact next excess. */
+  excessBlobGas: Uint128Hex.nullish(),
+  blobGasUsed: Uint128Hex.nullish(),
   /** Up to 32 bytes on Ethereum; OP-stack chains carry their EIP-1559 parameters here (Holocene). */
   extraData: z
     .string()

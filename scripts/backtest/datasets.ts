@@ -12,6 +12,8 @@ import {
 } from '../record/recording'
 
 /** The recorded real data beside the checkout (../shared/data), never copied into the repo. */
+import { isBlobHeader, readBlobCsv, type BlobWindow } from './blob-csv'
+
 const DEFAULT_SHARED_DATA = join(process.cwd(), '..', 'shared', 'data')
 
 /** A file the backtest cannot read: the message names the file and says why, on one line. */
@@ -160,6 +162,16 @@ export function loadRecording(file: string): Recording {
  */
 export function loadBaseFeeCsv(file: string, rule?: Eip1559Rule | null): BaseFeeCsvWindow {
   return fromFile(file, () => readBaseFeeCsv(text(file), { rule }))
+}
+
+/** Whether a CSV file is a blob window (its header names excess_blob_gas and blob_count or blob_gas_used). */
+export function isBlobCsvFile(file: string): boolean {
+  return fromFile(file, () => isBlobHeader(text(file).slice(0, 1_000).split(/\r?\n/)[0] ?? ''))
+}
+
+/** Reads a CSV blob window (./blob-csv.ts). */
+export function loadBlobCsv(file: string): BlobWindow {
+  return fromFile(file, () => readBlobCsv(text(file)))
 }
 
 /** Whether a file is read as a CSV base-fee window (by its name: .csv or .csv.gz). */

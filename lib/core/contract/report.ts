@@ -115,6 +115,16 @@ export function buildBlobFees(window: FeeWindow): BlobFeesBody {
     blobGasUsedRatio: fees.blobGasUsedRatio,
     blobTarget: fees.fork.params.target,
     blobMax: fees.fork.params.max,
+    forecast: {
+      method: fees.forecast.method,
+      horizons: fees.forecast.horizons.map((h) => ({
+        blocks: h.blocks,
+        p50: formatGwei(h.p50),
+        p90: formatGwei(h.p90),
+        p99: formatGwei(h.p99),
+        bound: formatGwei(h.bound),
+      })),
+    },
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BLOB_FORECAST_HORIZONS } from '../fee-math/blob-forecast'
 import { FORECAST_HORIZONS } from '../fee-math/forecast'
 
 /** A fee in decimal gwei: no exponent, at most 9 fractional digits, no trailing zeros, "0" for zero. */
@@ -137,6 +138,37 @@ export const BlobFeesSchema = z.object({
     .positive()
     .meta({ description: 'Blobs per block the blob base fee aims at, in the fork active at the head block.' }),
   blobMax: z.number().int().positive().meta({ description: 'Most blobs a block may carry, in the fork active at the head block.' }),
+  forecast: z
+    .object({
+      method: z.enum(['window', 'bound']).meta({
+        description:
+          "'window': the quantiles replay the window's blob counts by the protocol's rule; 'bound': the window is too short, every quantile is the bound.",
+      }),
+      horizons: z
+        .array(
+          z.object({
+            blocks: z
+              .number()
+              .int()
+              .min(1)
+              .max(BLOB_FORECAST_HORIZONS)
+              .meta({ description: 'k: this is the blob base fee of block head + k (k = 1 is the next block, exact).' }),
+            p50: GweiSchema.meta({ description: 'Median forecast of the blob base fee of block head + k (gwei per blob gas).' }),
+            p90: GweiSchema.meta({ description: '90th-percentile forecast (gwei per blob gas).' }),
+            p99: GweiSchema.meta({ description: '99th-percentile forecast (gwei per blob gas).' }),
+            bound: GweiSchema.meta({
+              description:
+                "The protocol's largest blob base fee of block head + k: every block from the next one at the most blobs (gwei).",
+            }),
+          }),
+        )
+        .length(BLOB_FORECAST_HORIZONS)
+        .meta({ description: `Blocks head + 1 … head + ${BLOB_FORECAST_HORIZONS}, in order; p50 ≤ p90 ≤ p99 ≤ bound.` }),
+    })
+    .meta({
+      description:
+        'The blob base fee forecast, the same shape as baseFeeForecast: the next excess blob gas is exact, later blocks follow EIP-4844 (and EIP-7918 where active) from the recent blob counts, replayed.',
+    }),
 })
 
 /** One level of GET transactionCost: amounts in gwei of the chain's native token (not per gas). */

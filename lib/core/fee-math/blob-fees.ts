@@ -8,7 +8,9 @@ import {
   type BlobSchedule,
 } from '../chain-rules/blob-schedule'
 import { BlobFeeMarketUnsupportedError, UpstreamBadResponseError } from '../contract/errors'
+import { blobBaseFeeAt, maxExcessFor } from './blob-price'
 import { levelHorizon } from './estimator'
+import { blobForecast, calcExcessBlobGas, type BlobForecastHorizon, type BlobForecastInput } from './blob-forecast'
 import type { FeeWindow, Urgency } from '../types'
 
 /**
@@ -16,35 +18,7 @@ import type { FeeWindow, Urgency } from '../types'
  * the protocol allows over the level's blocks (./blob-schedule.ts). Integer wei. Pure.
  */
 
-/** EIP-4844's fake_exponential, exactly as the EIP and go-ethereum (consensus/misc/eip4844 fakeExponential) compute it. */
-export function fakeExponential(factor: bigint, numerator: bigint, denominator: bigint): bigint {
-  let output = 0n
-  let accum = factor * denominator
-  for (let i = 1n; accum > 0n; i++) {
-    output += accum
-    accum = (accum * numerator) / (denominator * i)
-  }
-  return output / denominator
-}
-
-/** The blob base fee of a block with this excess blob gas under an update fraction, wei (EIP-4844 get_base_fee_per_blob_gas). */
-export const blobBaseFeeAt = (excessBlobGas: bigint, updateFraction: bigint): bigint =>
-  fakeExponential(MIN_BASE_FEE_PER_BLOB_GAS, excessBlobGas, updateFraction)
-
-/** The largest excess blob gas whose blob base fee is at most `fee` (wei, ≥ 1): fees computed from it bound the true ones. */
-export function maxExcessFor(fee: bigint, updateFraction: bigint): bigint {
-  if (fee < MIN_BASE_FEE_PER_BLOB_GAS) throw new RangeError(`maxExcessFor: a blob base fee of ${fee} wei is below the minimum`)
-  let lo = 0n // blobBaseFeeAt(0) = MIN_BASE_FEE_PER_BLOB_GAS ≤ fee
-  let hi = updateFraction
-  while (blobBaseFeeAt(hi, updateFraction) <= fee) hi *= 2n
-  // blobBaseFeeAt(lo) ≤ fee < blobBaseFeeAt(hi)
-  while (hi - lo > 1n) {
-    const mid = (lo + hi) / 2n
-    if (blobBaseFeeAt(mid, updateFraction) <= fee) lo = mid
-    else hi = mid
-  }
-  return lo
-}
+export { blobBaseFeeAt, fakeExponential, maxExcessFor } from './blob-price'
 
 /** How far ahead a fork's activation counts for a cap: this many times the horizon's blocks (missed slots delay blocks). */
 const FORK_LOOKAHEAD_FACTOR = 2
@@ -106,6 +80,8 @@ function reportsBlobs(window: FeeWindow): boolean {
 export type BlobFees = {
   nextBlobBaseFee: bigint
   levels: Record<Urgency, bigint>
+  /** The blob base fee forecast for blocks head + 1 … head + 10 ('bound': the history is too short). */
+  forecast: { horizons: BlobForecastHorizon[]; method: 'window' | 'bound' }
   blobGasUsedRatio: number[]
   /** The blob target and maximum of the fork active at the head, blobs per block. */
   fork: BlobFork
@@ -129,5 +105,37 @@ export function blobFeesOf(window: FeeWindow): BlobFees {
   }
   const nextBlobBaseFee = BigInt(window.nextBaseFeePerBlobGas ?? 0)
   const input = { nextBlobBaseFee, schedule, headTimestamp: window.headTimestamp, blockIntervalMs: window.blockIntervalMs }
-  return { nextBlobBaseFee, levels: blobFeeCaps(input), blobGasUsedRatio: window.blobGasUsedRatio ?? [], fork }
+  const forecastInput = blobForecastInputOf(window, schedule, nextBlobBaseFee)
+  // the levels keep the protocol's bound: caps sized by the forecast (blobCapFor) fall short of their promise
+  // where the execution base fee drives the blob fee through EIP-7918's reserve (docs/estimator.md)
+  const levels = blobFeeCaps(input)
+  return { nextBlobBaseFee, levels, forecast: blobForecast(forecastInput), blobGasUsedRatio: window.blobGasUsedRatio ?? [], fork }
+}
+
+/**
+ * What the blob forecast needs of a window: the next block's excess blob gas (exact from the head's header when
+ * it gives the node's next blob base fee, else the most that fee allows), and each block's blob count (its
+ * blob gas used ratio × the maximum of the fork at its time).
+ */
+export function blobForecastInputOf(window: FeeWindow, schedule: BlobSchedule, nextBlobBaseFee: bigint): BlobForecastInput {
+  const t = window.headTimestamp
+  const fork = (ts: number) => blobForkAt(schedule, ts) ?? blobForkAt(schedule, t)!
+  const nextFork = fork(t + Math.round(window.blockIntervalMs / 1000))
+  const headBaseFee = BigInt(window.baseFeePerGas.at(-1) ?? '0')
+  let nextExcess: bigint | undefined
+  if (window.headExcessBlobGas !== undefined && window.headBlobGasUsed !== undefined) {
+    const exact = calcExcessBlobGas(nextFork, BigInt(window.headExcessBlobGas), BigInt(window.headBlobGasUsed), headBaseFee)
+    if (blobBaseFeeAt(exact, nextFork.params.updateFraction) === nextBlobBaseFee) nextExcess = exact
+  }
+  const ratios = window.blobGasUsedRatio ?? []
+  const n = ratios.length
+  const blobCounts = ratios.map((r, i) => Math.round(r * fork(t - Math.round(((n - 1 - i) * window.blockIntervalMs) / 1000)).params.max))
+  return {
+    nextExcess: nextExcess ?? maxExcessFor(nextBlobBaseFee, nextFork.params.updateFraction),
+    blobCounts,
+    schedule,
+    headTimestamp: t,
+    blockIntervalMs: window.blockIntervalMs,
+    baseFee: BigInt(window.nextBaseFeePerGas),
+  }
 }

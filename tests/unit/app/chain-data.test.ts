@@ -56,6 +56,16 @@ const BLOB_FEES = {
   blobGasUsedRatio: [0, 1],
   blobTarget: 6,
   blobMax: 9,
+  forecast: {
+    method: 'window',
+    horizons: Array.from({ length: 10 }, (_, i) => ({
+      blocks: i + 1,
+      p50: '0.000000001',
+      p90: '0.000000001',
+      p99: '0.000000001',
+      bound: '0.000000003',
+    })),
+  },
 }
 
 describe('parseFeesEvent', () => {

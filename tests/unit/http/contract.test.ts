@@ -37,6 +37,16 @@ const BLOB_FEES = {
   blobGasUsedRatio: [0, 0.5, 1],
   blobTarget: 14,
   blobMax: 21,
+  forecast: {
+    method: 'window',
+    horizons: Array.from({ length: 10 }, (_, i) => ({
+      blocks: i + 1,
+      p50: '0.000023461',
+      p90: '0.000023461',
+      p99: '0.000023461',
+      bound: '0.000043966',
+    })),
+  },
 }
 const ok: LiveAnswer = { method: 'GET', path: '/networks/1/suggestedGasFees', status: 200, headers: new Headers(FRESHNESS), body: FEES }
 const error = (status: number, headers: Record<string, string> = {}): LiveAnswer => ({

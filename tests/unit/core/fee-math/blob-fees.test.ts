@@ -364,7 +364,11 @@ describe('blobFeesOf and buildBlobFees', () => {
       'blobGasUsedRatio',
       'blobTarget',
       'blobMax',
+      'forecast',
     ])
+    // five blocks of history: too short a window, the bound stands in for the caps and the forecast
+    expect(body.forecast.method).toBe('bound')
+    expect(body.forecast.horizons[0]!.p50).toBe(body.estimatedBlobBaseFee)
     expect(body.blockNumber).toBe(104)
     expect(body.estimatedBlobBaseFee).toBe('0.000023461')
     expect(body.blobGasUsedRatio).toEqual([0, 1 / 3, 2 / 3, 1, 0.5])
