@@ -1,4 +1,4 @@
-// npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy ours,viem,…] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain 1] [--json out.json]
+// npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy ours,viem,…] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain 1] [--json out.json] [--every n]
 import { writeFileSync } from 'node:fs'
 import { runBacktest, WARMUP_BLOCKS, type BacktestResult, type LevelMetrics } from '../lib/core/evaluation/backtest'
 import { chainFeePolicy } from '../lib/core/chain-rules/chain-policy'
@@ -24,7 +24,7 @@ import type { BlobWindow } from './backtest/blob-csv'
 import { parseCommandLine, usageExit } from './cli/cli-args'
 
 const usage =
-  'usage: npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy a,b] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain id] [--json out.json] [--shared dir]'
+  'usage: npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy a,b] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain id] [--json out.json] [--shared dir] [--every n]'
 const { values, positionals: args } = parseCommandLine(
   usage,
   {
@@ -34,6 +34,7 @@ const { values, positionals: args } = parseCommandLine(
     json: { type: 'string' },
     shared: { type: 'string' },
     chain: { type: 'string' },
+    every: { type: 'string' },
   },
   { positionals: true },
 )
@@ -43,6 +44,8 @@ const lags = (values.lag ?? '0,1,2').split(',').map(Number)
 const jsonOut = values.json ?? 'backtest-results.json'
 const sharedRoot = values.shared
 const chainId = Number(values.chain ?? '1')
+/** Blob windows: a trial at every n-th block (1: every block). */
+const every = Number(values.every ?? '1')
 const strategies = names ? STRATEGIES.filter((s) => names.includes(s.name)) : STRATEGIES
 const judges = judgeNames ? JUDGES.filter((j) => judgeNames.includes(j.name)) : JUDGES
 if (names && strategies.length !== names.length) {
@@ -54,6 +57,7 @@ if (judgeNames && judges.length !== judgeNames.length) {
   process.exit(2)
 }
 if (!Number.isSafeInteger(chainId) || chainId <= 0) usageExit(usage, `--chain ${values.chain}: not a chain id`)
+if (!Number.isSafeInteger(every) || every <= 0) usageExit(usage, `--every ${values.every}: not a positive whole number`)
 if (args.length === 0 || lags.some((l) => !Number.isInteger(l) || l < 0 || l > 10)) {
   console.error(usage)
   process.exit(2)
@@ -126,7 +130,7 @@ function verdict(r: BacktestResult): string {
 
 for (const input of inputs) {
   if (input.kind === 'blob') {
-    const b = blobBacktest(input.window, { lags })
+    const b = blobBacktest(input.window, { lags, every })
     blobs.push({ name: input.name, ...b })
     for (const line of formatBlobBacktest(input.name, input.window, b)) console.log(line)
     continue

@@ -2,6 +2,10 @@ import type { BlobFeesBody } from '@/lib/core/contract/schemas'
 import { formatPercent } from './format'
 import { Gwei } from './gwei'
 
+/** The forecast's horizons the panel shows (blocks ahead). */
+const SHOWN_HORIZONS = [1, 2, 5, 10]
+const COLUMNS = ['p50', 'p90', 'p99', 'bound'] as const
+
 const LEVELS = [
   ['low', 'Low'],
   ['medium', 'Medium'],
@@ -43,6 +47,36 @@ export function BlobPanel({ blob }: { blob: BlobFeesBody }) {
           </article>
         ))}
       </div>
+      <table className="mt-4 w-full text-sm" data-testid="blob-forecast" data-method={blob.forecast.method}>
+        <caption className="text-left font-semibold">
+          Blob base fee forecast{blob.forecast.method === 'bound' ? ' (window too short: the protocol bound)' : ''}
+        </caption>
+        <thead>
+          <tr className="text-left text-slate-600 dark:text-slate-400">
+            <th scope="col">Block</th>
+            <th scope="col">p50</th>
+            <th scope="col">p90</th>
+            <th scope="col">p99</th>
+            <th scope="col">Bound</th>
+          </tr>
+        </thead>
+        <tbody>
+          {blob.forecast.horizons
+            .filter((h) => SHOWN_HORIZONS.includes(h.blocks))
+            .map((h) => (
+              <tr key={h.blocks}>
+                <th scope="row" className="text-left font-normal">
+                  +{h.blocks}
+                </th>
+                {COLUMNS.map((c) => (
+                  <td key={c}>
+                    <Gwei value={h[c]} testId={`blob-forecast-${h.blocks}-${c}`} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+        </tbody>
+      </table>
     </section>
   )
 }

@@ -66,10 +66,7 @@ export function openStreams(): { chainId: number; streams: number }[] {
   return [...hubs.values()].map((h) => ({ chainId: h.chainId, streams: h.subscribers.size }))
 }
 
-/**
- * The chain's current state, its event built only when its key differs from `knownKey` (the hub's
- * last state: an unchanged state costs a lookup, not a serialisation). `error` is the failure itself.
- */
+/** The chain's current state, its event built only when its key differs from the hub's last (`error`: the failure). */
 async function currentState(
   chainId: number,
   known: State | undefined,
@@ -91,9 +88,8 @@ async function currentState(
 }
 
 /**
- * Sends a state to a subscriber unless it already has it: one `error` per failure streak; a `fees`
- * event never for an older block than one it was sent, and for the same block only when its
- * staleness changed or an error came between.
+ * Sends a state to a subscriber unless it already has it: one `error` per failure streak; a `fees` event never
+ * for an older block than one it was sent, and for the same block only when its staleness changed or an error came between.
  */
 function deliver(hub: { chainId: number }, sub: Subscriber, state: State): void {
   if (state.kind === 'error') {
@@ -132,11 +128,7 @@ function send(sub: Subscriber, bytes: Uint8Array): boolean {
 
 const tickMs = (hub: Hub) => Math.min(1_000, Math.max(100, hub.intervalMs / 4))
 
-/**
- * How long until the clock's next look: its period, or sooner the moment the window's next read is
- * due (the feed times reads on the chain's blocks; a look at that moment starts the read, so a new
- * block's event is not held back by up to a period).
- */
+/** Until the clock's next look: its period, or sooner when the window's next read is due (a look then starts that read). */
 function nextLookIn(periodMs: number, freshUntil: number | undefined, now: number): number {
   if (freshUntil === undefined || freshUntil <= now) return periodMs
   return Math.min(periodMs, freshUntil - now + 1)

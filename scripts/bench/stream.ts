@@ -104,6 +104,13 @@ const quantile = (xs: number[], q: number) => {
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** The newest block any subscriber got an event for (a loop: a spread of 5,000 × blocks arguments overflows the stack). */
+function newestArrival(subs: Sub[]): number {
+  let top = Number.NEGATIVE_INFINITY
+  for (const s of subs) for (const b of s.arrivals.keys()) if (b > top) top = b
+  return top
+}
+
 /** Least-squares slope of equally spaced samples, per `spacingS` seconds, scaled to per minute. */
 function slopePerMinute(ys: number[], spacingS: number): number {
   const n = ys.length
@@ -156,6 +163,8 @@ export async function runStreamBench(opts: {
   const pid = service.process.pid!
   const streams: StreamRow[] = []
   const polls: PollRow[] = []
+  // every subscriber ever opened: closed before the service stops (open streams would hold its shutdown)
+  const opened: Sub[] = []
   try {
     // warm: the chain's window, the route bundles
     for (let i = 0; i < 3; i++) await fetch(`${service.url}/networks/${CHAIN}/suggestedGasFees`, { headers: { authorization: auth } })
@@ -167,7 +176,9 @@ export async function runStreamBench(opts: {
       const subs: Sub[] = []
       for (let i = 0; i < n; i += 250) {
         const batch = Math.min(250, n - i)
-        subs.push(...(await Promise.all(Array.from({ length: batch }, () => subscribe(service.port, `/networks/${CHAIN}/stream`, auth)))))
+        const batchSubs = await Promise.all(Array.from({ length: batch }, () => subscribe(service.port, `/networks/${CHAIN}/stream`, auth)))
+        subs.push(...batchSubs)
+        opened.push(...batchSubs)
       }
       const connectSeconds = (performance.now() - t0) / 1000
       // every subscriber has its first event
@@ -179,7 +190,7 @@ export async function runStreamBench(opts: {
         await sleep(pause * 1000)
         await rpc(devnet.url, 'evm_setIntervalMining', [opts.blockSeconds])
       }
-      const startBlock = Math.max(...subs.flatMap((s) => [...s.arrivals.keys()]))
+      const startBlock = newestArrival(subs)
       const reads0 = proxy.counts().eth_feeHistory ?? 0
       const cpu0 = cpuSeconds(pid)
       const w0 = performance.now()
@@ -203,7 +214,7 @@ export async function runStreamBench(opts: {
       const cpu = ((cpuSeconds(pid) - cpu0) / ((performance.now() - w0) / 1000)) * 100
       const reads = (proxy.counts().eth_feeHistory ?? 0) - reads0
       // the node's blocks of the period: up to the newest any subscriber got
-      const newBlocks = Math.max(...subs.flatMap((s) => [...s.arrivals.keys()])) - startBlock
+      const newBlocks = newestArrival(subs) - startBlock
       const rssEnd = rssMiB(pid)
       const delays: number[] = []
       let measured = 0
@@ -212,7 +223,7 @@ export async function runStreamBench(opts: {
         const times = subs.map((s) => s.arrivals.get(b)).filter((t): t is number => t !== undefined)
         if (times.length === 0) continue // the service skipped this block (it reads once per interval)
         measured++
-        const first = Math.min(...times)
+        const first = times.reduce((a, b) => Math.min(a, b))
         for (const t of times) delays.push(t - first)
       }
       const complete = subs.filter((s) => {
@@ -226,7 +237,7 @@ export async function runStreamBench(opts: {
         blocks: measured,
         delayP50Ms: quantile(delays, 0.5),
         delayP99Ms: quantile(delays, 0.99),
-        delayMaxMs: Math.max(...delays),
+        delayMaxMs: delays.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY),
         rssBaseMiB: rssBase,
         rssConnectedMiB: rssConnected,
         rssEndMiB: rssEnd,
@@ -256,6 +267,7 @@ export async function runStreamBench(opts: {
       polls.push({ ...r, clients, targetRps, cpuPercent: cpu, seconds: opts.pollSeconds })
     }
   } finally {
+    for (const s of opened) s.socket.destroy()
     for (const stop of [service.stop, proxy.close, devnet.stop]) await stop().catch(() => {})
   }
   return { streams, polls }

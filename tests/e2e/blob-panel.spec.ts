@@ -20,6 +20,9 @@ test.describe('blob panel', () => {
               low: v('blob-low'),
               medium: v('blob-medium'),
               high: v('blob-high'),
+              p50: v('blob-forecast-10-p50'),
+              p99: v('blob-forecast-10-p99'),
+              bound: v('blob-forecast-10-bound'),
             }
           })
           const api = await apiGet<BlobFeesBody>('/networks/31337/blobFees')
@@ -37,6 +40,10 @@ test.describe('blob panel', () => {
       api.high.suggestedMaxFeePerBlobGas,
     ])
     await expect(page.getByTestId('blob-capacity')).toContainText(`target ${api.blobTarget}, max ${api.blobMax} blobs`)
+    // the forecast's tenth block, as the API says it
+    const h10 = api.forecast.horizons[9]!
+    expect([shown.p50, shown.p99, shown.bound]).toEqual([h10.p50, h10.p99, h10.bound])
+    await expect(page.getByTestId('blob-forecast')).toHaveAttribute('data-method', api.forecast.method)
   })
 
   test('a chain whose node reports no blobs shows no blob panel', async ({ page }) => {

@@ -209,6 +209,12 @@ describe('GET /networks/{chainId}/blobFees on a chain with blobs (anvil, real bl
       const next = parseGwei(b.estimatedBlobBaseFee)
       expect(next).toBe(node.blobBaseFee)
       expect(next).toBe(node.feeHistoryNext)
+      // the forecast's first horizon is the next block's blob base fee, exactly; its quantiles ordered up to the bound
+      expect(b.forecast.horizons[0]!.p50).toBe(b.estimatedBlobBaseFee)
+      for (const h of b.forecast.horizons) {
+        const [p50, p90, p99, bound] = [h.p50, h.p90, h.p99, h.bound].map((g) => parseGwei(g))
+        expect(p50! <= p90! && p90! <= p99! && p99! <= bound!).toBe(true)
+      }
       // the block was full: 9 of Osaka's 9 blobs
       expect(b.blobGasUsedRatio.at(-1)).toBe(node.headRatio)
       expect(node.headRatio).toBe(1)

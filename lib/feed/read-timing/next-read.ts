@@ -1,7 +1,4 @@
-/**
- * The feed's read timing, a pure function: when the next upstream read of a chain is due, so that each new
- * block is read once, soon after it reaches the node.
- */
+/** The feed's read timing, a pure function: when the next read of a chain is due, so each new block is read once, soon after it lands. */
 import type { ReadPhase } from '../feed-window'
 
 /** One finished read, as the phase needs it. */
@@ -24,9 +21,8 @@ const RETRY_SHARE = 1 / 16
 /** The first retry's share in the first YOUNG_BLOCKS blocks found, while the envelope still creeps down from its first guess. */
 const YOUNG_RETRY_SHARE = 1 / 8
 const YOUNG_BLOCKS = 16
-/** A read is planned at least this share of a step past the latest start that came too early. */
+/** A read is planned at least this share of a step past the latest start that came too early (WALL_: on the wall clock). */
 const MARGIN_SHARE = 1 / 32
-/** MARGIN_SHARE on the wall clock, where loMs also sinks by the pace's error every block. */
 const WALL_MARGIN_SHARE = 1 / 16
 /** After an on-time read, the planned start moves this share of the way down to loMs + margin. */
 const CREEP_SHARE = 1 / 4
@@ -36,13 +32,12 @@ const DECAY_SHARE = 1 / 4_096
 const JUMP_SHARE = 1 / 4
 /** Reads are never closer than this share of a step (one's end to the next one's start). */
 const MIN_GAP_SHARE = 1 / 64
-/** A gap off the step by more than this share of it is irregular. */
+/** A gap off the step by more than IRREGULAR_GAP_SHARE is irregular; past IRREGULAR_LIMIT of them, reads are not timed on blocks. */
 const IRREGULAR_GAP_SHARE = 1 / 8
-/** Past this share of irregular gaps, reads are not timed on the chain's blocks. */
 const IRREGULAR_LIMIT = 1 / 4
 /** A timestamp gap longer than this many mean intervals is a missed slot or a pause, not the chain's step. */
 const MAX_STEP_INTERVALS = 1.5
-/** The drift's base point moves along the fitted line to between BASE_KEEP and BASE_MAX blocks back: no random walk. */
+/** The drift's base moves along the fitted line to between BASE_KEEP and BASE_MAX blocks back. */
 const BASE_KEEP = 64
 const BASE_MAX = 128
 /** The clock changes only on a slope over at least this many blocks (a read's jitter, up to half a step, over 8). */
@@ -58,25 +53,22 @@ const JITTER_SHARE = 1 / 16
 const MIN_PACE_ERR_SHARE = 1 / 64
 /** The pace error the reads plan against, as a share of the worst case the brackets bound. */
 const ERR_SCALE = 3 / 4
-/** On the wall clock loMs sinks by the pace's error over a ramp of at most RAMP_BLOCKS, keeping reads under LATE_SHARE late. */
+/** On the wall clock loMs sinks by the pace's error over at most RAMP_BLOCKS, keeping reads under LATE_SHARE late. */
 const LATE_SHARE = 1 / 4
 const RAMP_BLOCKS = 64
-/** Brackets older than this many blocks are dropped (a devnet's pace may change). */
+/** Brackets older than BRACKET_MAX_BLOCKS are dropped (a devnet's pace may change); the pace fits at most MAX_BRACKETS. */
 const BRACKET_MAX_BLOCKS = 512
-/** The pace is fitted to at most this many brackets: the oldest kept and the newest. */
 const MAX_BRACKETS = 8
-/** Each block found keeps this share of the recent misses: a miss weighs about 16 blocks. */
+/** Recent misses decay by MISS_MEMORY a block; above MISS_GUARD (a miss in about the last 19 blocks) reads creep at GUARDED_CREEP_SHARE. */
 const MISS_MEMORY = 1 / 16
-/** While recent misses weigh this much (a miss within about the last 19 blocks), reads creep earlier at GUARDED_CREEP_SHARE. */
 const MISS_GUARD = 0.3
 const GUARDED_CREEP_SHARE = 1 / 16
 /** A block later than the envelope by this share of a step re-anchors the wall clock's slots (a devnet that paused). */
 const REANCHOR_SHARE = 1 / 4
 
 /**
- * When the next read is due, so that each new block is read once, soon after it reaches the node (timed on
- * the blocks' slots, with an envelope of arrivals learned from the reads; docs/operations.md, "How reads are
- * timed"). Pure: the caller keeps the returned phase for the next read and arms its timer on `at`.
+ * When the next read is due (on the blocks' slots, within an envelope of arrivals learned from the reads;
+ * docs/operations.md, "How reads are timed"). The caller keeps the returned phase and arms its timer on `at`.
  */
 export function nextRead(
   phase: ReadPhase | undefined,
