@@ -37,6 +37,8 @@ export type StreamRow = {
   /** RSS sampled every 10 s over the measured period (MiB): the trend, with its least-squares slope (MiB per minute). */
   rssSamplesMiB: number[]
   rssSlopeMiBPerMinute: number
+  /** The V8 heap in use at the same moments (MiB, /metrics nodejs_heap_size_used_bytes): what the service holds, garbage not yet collected included. */
+  heapSamplesMiB: number[]
   /** Service CPU over the measured blocks, % of one core. */
   cpuPercent: number
   /** eth_feeHistory reads over the measured blocks. */
@@ -104,6 +106,19 @@ const quantile = (xs: number[], q: number) => {
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+const METRICS_TOKEN = 'bench-stream-metrics-token-0123456789'
+
+/** The service's V8 heap in use, MiB (NaN when /metrics does not answer). */
+async function heapMiB(url: string, token: string): Promise<number> {
+  try {
+    const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text()
+    const m = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)$/m.exec(text)
+    return m ? Number(m[1]) / 1024 / 1024 : Number.NaN
+  } catch {
+    return Number.NaN
+  }
+}
+
 /** The newest block any subscriber got an event for (a loop: a spread of 5,000 × blocks arguments overflows the stack). */
 function newestArrival(subs: Sub[]): number {
   let top = Number.NEGATIVE_INFINITY
@@ -157,6 +172,7 @@ export async function runStreamBench(opts: {
       REQUEST_LOG: 'false',
       STREAM_MAX_PER_KEY: String(Math.max(...opts.subscribers) + 10),
       STREAM_MAX_SECONDS: '3600',
+      METRICS_TOKEN,
       [`RPC_URL_${CHAIN}`]: proxy.url,
     },
   })
@@ -200,10 +216,12 @@ export async function runStreamBench(opts: {
       // a block at or past the last one (a skipped block shows below, against the node's blocks)
       const reached = (s: Sub) => [...s.arrivals.keys()].some((b) => b >= last)
       const rssSamples: number[] = []
+      const heapSamples: number[] = []
       let nextSample = performance.now()
       while (performance.now() < deadline && subs.some((s) => !reached(s))) {
         if (performance.now() >= nextSample) {
           rssSamples.push(rssMiB(pid))
+          heapSamples.push(await heapMiB(service.url, METRICS_TOKEN))
           nextSample += 10_000
         }
         await sleep(100)
@@ -244,6 +262,7 @@ export async function runStreamBench(opts: {
         kibPerSubscriber: ((rssConnected - rssBase) * 1024) / n,
         rssSamplesMiB: rssSamples,
         rssSlopeMiBPerMinute: slopePerMinute(rssSamples, 10),
+        heapSamplesMiB: heapSamples,
         cpuPercent: cpu,
         reads,
         newBlocks,
