@@ -59,6 +59,7 @@ for (const r of report.streams) {
   console.log(
     `- ${r.subscribers} subscribers: ${r.rssSamplesMiB.map((x) => f(x)).join(', ')} (slope ${f(r.rssSlopeMiBPerMinute, 1)} MiB/min)`,
   )
+  console.log(`  V8 heap in use at the same moments (MiB): ${r.heapSamplesMiB.map((x) => f(x)).join(', ')}`)
 }
 console.log('\nThe same update rate by polling: each client GETs suggestedGasFees once per block (autocannon -R clients/interval):\n')
 console.log('| clients | needed req/s | achieved req/s | p50 ms | p99 ms | errors | service CPU % |')
