@@ -1,6 +1,6 @@
 import 'server-only'
 import type { ChainConfig } from '../chains/registry'
-import { FRESH_PERIODS, periodOf, STALE_PERIODS } from '../core/contract/freshness'
+import { FRESH_PERIODS, periodOf } from '../core/contract/freshness'
 import { ceilingAllowsAt, MAX_READS_PER_PERIOD } from './ceiling'
 import type { FeedWindow } from './feed-window'
 import { FeeMarketUnsupportedError, UpstreamUnavailableError } from '../core/contract/errors'
@@ -10,7 +10,7 @@ import type { ReadFeeWindowParameters } from '../upstream/read-from-url'
 import { WallPace } from './read-timing/wall-pace'
 import { timedRead } from './timed-read'
 import { nextRead } from './read-timing/next-read'
-import { backoffMs, decide, headLagging } from './rules'
+import { backoffMs, decide, headLagging, staleAt } from './rules'
 import type { LoadResult, WindowStore } from './window-store'
 import type { FeedSettings } from './feed-settings'
 
@@ -333,8 +333,7 @@ export class ChainFeed {
       const got = await withDeadline(read, deadline - this.now())
       // stale as the rules say (a failure, or STALE_PERIODS periods old): a read that found no newer
       // block is current, one turned away by the group's ceiling leaves the old window as old as it is
-      const age = this.now() - got.fetchedAt
-      return this.served(got, this.failure !== undefined || age >= STALE_PERIODS * this.ceilingPeriodMs(got))
+      return this.served(got, staleAt(this.now() - got.fetchedAt, this.ceilingPeriodMs(got), this.failure !== undefined))
     } catch (err) {
       // the read may go on past the deadline; until it ends, this is the failure requests see
       if (!this.failure) this.fail(err)

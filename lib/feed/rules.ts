@@ -51,11 +51,16 @@ export function decide(state: FeedState, now: number, rules: FeedRules): Decisio
   if (now < freshUntil) return { kind: 'hit' }
   if (age <= rules.maxStaleMs) {
     const read = state.readingSince === undefined && !backingOff
-    const stale = age >= STALE_PERIODS * rules.periodMs || state.failure !== undefined
+    const stale = staleAt(age, rules.periodMs, state.failure !== undefined)
     const waitUntil = waitForRead(now, read ? now : state.readingSince, state.lastReadMs, rules.waitMs)
     return waitUntil === undefined ? { kind: 'serve', stale, read } : { kind: 'serve', stale, read, waitUntil }
   }
   return backingOff ? { kind: 'failing' } : { kind: 'wait' }
+}
+
+/** Whether an answer is stale: its window STALE_PERIODS periods old (`ageMs`), or a read failed since it was read. */
+export function staleAt(ageMs: number, periodMs: number, failed: boolean): boolean {
+  return failed || ageMs >= STALE_PERIODS * periodMs
 }
 
 /**

@@ -17,16 +17,9 @@ import { BLOB_FORECAST_HORIZONS, BLOB_QUANTILES, blobCapFor, blobForecast, calcE
 import { LEVEL_SETTINGS, levelHorizon } from '../../lib/core/fee-math/estimator'
 import type { Urgency } from '../../lib/core/types'
 import type { BlobWindow } from './blob-csv'
-import { SERVICE_WINDOW } from './forecast-trials'
+import { coverageRows, median, newCoverage, ratio, SERVICE_WINDOW, tally, type ForecastRow } from './forecast-trials'
 
-export type BlobForecastRow = {
-  horizon: number
-  trials: number
-  p50Coverage: number
-  p90Coverage: number
-  p99Coverage: number
-  medianP99OverNext: number
-}
+export type BlobForecastRow = ForecastRow
 export type BlobMaxFeeRow = {
   level: Urgency
   lag: number
@@ -37,12 +30,6 @@ export type BlobMaxFeeRow = {
 }
 export type BlobBacktest = { blobForecast: BlobForecastRow[]; blobMaxFee: BlobMaxFeeRow[]; trials: number }
 
-const median = (v: number[]) => {
-  if (v.length === 0) return Number.NaN
-  const s = [...v].sort((a, b) => a - b)
-  return s[Math.floor((s.length - 1) / 2)]!
-}
-const ratio = (a: bigint, b: bigint) => (b === 0n ? 1 : Number((a * 1_000_000n) / b) / 1e6)
 const RESERVE_MEMORY = 32
 
 /** Runs the blob trials on a window (Ethereum mainnet's schedule unless given); lags 0–2; every `every`-th head. */
@@ -63,7 +50,7 @@ export function blobBacktest(
     const plain = calcExcessBlobGas({ ...forkOf(i + 1), reservePrice: false }, e, BigInt(w.blobCounts[i]!) * GAS_PER_BLOB, 0n)
     return plain === w.excess[i + 1] ? 0n : 16n * fees[i]! + 1n
   })
-  const cover = Array.from({ length: BLOB_FORECAST_HORIZONS }, () => ({ n: 0, p50: 0, p90: 0, p99: 0, over: [] as number[] }))
+  const cover = newCoverage(BLOB_FORECAST_HORIZONS)
   const held = new Map<string, { n: number; held: number; over: number[]; bound: number[] }>()
   let trials = 0
   const maxWait = Math.max(...Object.values(LEVEL_SETTINGS).map((s) => s.maxWaitBlocks))
@@ -84,13 +71,7 @@ export function blobBacktest(
     const forecast = blobForecast(input)
     for (const f of forecast.horizons) {
       if (h + f.blocks >= n) break
-      const actual = fees[h + f.blocks]!
-      const c = cover[f.blocks - 1]!
-      c.n++
-      if (actual <= f.p50) c.p50++
-      if (actual <= f.p90) c.p90++
-      if (actual <= f.p99) c.p99++
-      c.over.push(ratio(f.p99, next))
+      tally(cover[f.blocks - 1]!, fees[h + f.blocks]!, f, next)
     }
     const bounds = blobFeeCaps({ nextBlobBaseFee: next, schedule, headTimestamp: w.timestamps[h]!, blockIntervalMs: w.intervalMs })
     let floor = next
@@ -116,14 +97,7 @@ export function blobBacktest(
   }
   return {
     trials,
-    blobForecast: cover.map((c, i) => ({
-      horizon: i + 1,
-      trials: c.n,
-      p50Coverage: c.n ? c.p50 / c.n : Number.NaN,
-      p90Coverage: c.n ? c.p90 / c.n : Number.NaN,
-      p99Coverage: c.n ? c.p99 / c.n : Number.NaN,
-      medianP99OverNext: median(c.over),
-    })),
+    blobForecast: coverageRows(cover),
     blobMaxFee: (['low', 'medium', 'high'] as const).flatMap((level) =>
       lags.map((lag) => {
         const r = held.get(`${level}:${lag}`) ?? { n: 0, held: 0, over: [], bound: [] }

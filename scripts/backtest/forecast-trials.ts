@@ -32,12 +32,38 @@ export type ForecastRow = {
 export type MaxFeeRow = { level: Urgency; lag: number; trials: number; heldShare: number; medianOverNext: number }
 export type ForecastBacktest = { forecast: ForecastRow[]; maxFee: MaxFeeRow[]; trials: number }
 
-const median = (v: number[]) => {
+export const median = (v: number[]) => {
   if (v.length === 0) return Number.NaN
   const s = [...v].sort((a, b) => a - b)
   return s[Math.floor((s.length - 1) / 2)]!
 }
-const ratio = (a: bigint, b: bigint) => (b === 0n ? 1 : Number((a * 1_000_000n) / b) / 1e6)
+export const ratio = (a: bigint, b: bigint) => (b === 0n ? 1 : Number((a * 1_000_000n) / b) / 1e6)
+
+/** One horizon's coverage tally: trials, how many were at or under p50, p90 and p99, and each p99 over the next fee. */
+export type Coverage = { n: number; p50: number; p90: number; p99: number; over: number[] }
+
+export const newCoverage = (horizons: number): Coverage[] =>
+  Array.from({ length: horizons }, () => ({ n: 0, p50: 0, p90: 0, p99: 0, over: [] as number[] }))
+
+/** Counts one trial of a horizon: the actual fee against the forecast's quantiles. */
+export function tally(c: Coverage, actual: bigint, q: { p50: bigint; p90: bigint; p99: bigint }, next: bigint): void {
+  c.n++
+  if (actual <= q.p50) c.p50++
+  if (actual <= q.p90) c.p90++
+  if (actual <= q.p99) c.p99++
+  c.over.push(ratio(q.p99, next))
+}
+
+/** The tallies as rows, horizon 1 first. */
+export const coverageRows = (cover: Coverage[]): ForecastRow[] =>
+  cover.map((c, i) => ({
+    horizon: i + 1,
+    trials: c.n,
+    p50Coverage: c.n ? c.p50 / c.n : Number.NaN,
+    p90Coverage: c.n ? c.p90 / c.n : Number.NaN,
+    p99Coverage: c.n ? c.p99 / c.n : Number.NaN,
+    medianP99OverNext: median(c.over),
+  }))
 
 /** Splits a window at its gaps into runs of consecutive blocks. */
 export function consecutiveRuns(w: BaseFeeWindow): bigint[][] {
@@ -63,7 +89,7 @@ export function forecastBacktest(
   const lags = opts.lags ?? [0, 1, 2]
   const history = opts.history ?? SERVICE_WINDOW
   const every = opts.every ?? 1
-  const cover = Array.from({ length: FORECAST_HORIZONS }, () => ({ n: 0, p50: 0, p90: 0, p99: 0, over: [] as number[] }))
+  const cover = newCoverage(FORECAST_HORIZONS)
   const held = new Map<string, { n: number; held: number; over: number[] }>()
   let trials = 0
   for (const run of consecutiveRuns(w)) {
@@ -74,14 +100,13 @@ export function forecastBacktest(
       const next = run[h + 1]!
       const model = fitForecast(window, next, policy, forecastHorizonsFor(w.intervalMs))
       for (let k = 1; k <= FORECAST_HORIZONS && h + k < run.length; k++) {
-        const actual = run[h + k]!
-        const c = cover[k - 1]!
-        const p99 = baseFeeQuantile(model, k, FORECAST_QUANTILES.p99)
-        c.n++
-        if (actual <= baseFeeQuantile(model, k, FORECAST_QUANTILES.p50)) c.p50++
-        if (actual <= baseFeeQuantile(model, k, FORECAST_QUANTILES.p90)) c.p90++
-        if (actual <= p99) c.p99++
-        c.over.push(ratio(p99, next))
+        const q = (p: number) => baseFeeQuantile(model, k, p)
+        tally(
+          cover[k - 1]!,
+          run[h + k]!,
+          { p50: q(FORECAST_QUANTILES.p50), p90: q(FORECAST_QUANTILES.p90), p99: q(FORECAST_QUANTILES.p99) },
+          next,
+        )
       }
       const caps = levelBaseFeeCaps(model, w.intervalMs)
       for (const level of ['low', 'medium', 'high'] as const) {
@@ -102,14 +127,7 @@ export function forecastBacktest(
   }
   return {
     trials,
-    forecast: cover.map((c, i) => ({
-      horizon: i + 1,
-      trials: c.n,
-      p50Coverage: c.n ? c.p50 / c.n : Number.NaN,
-      p90Coverage: c.n ? c.p90 / c.n : Number.NaN,
-      p99Coverage: c.n ? c.p99 / c.n : Number.NaN,
-      medianP99OverNext: median(c.over),
-    })),
+    forecast: coverageRows(cover),
     maxFee: (['low', 'medium', 'high'] as const).flatMap((level) =>
       lags.map((lag) => {
         const r = held.get(`${level}:${lag}`) ?? { n: 0, held: 0, over: [] }

@@ -5,7 +5,7 @@
  * Pure; excess blob gas is carried as a Number (below 2^53: a billion blobs' worth).
  */
 import { blobForkAt, BLOB_BASE_COST, GAS_PER_BLOB, type BlobFork, type BlobSchedule } from '../chain-rules/blob-schedule'
-import { blobBaseFeeAt, maxExcessFor } from './blob-price'
+import { blobBaseFeeAt, boundedMemo, maxExcessFor } from './blob-price'
 
 /** How many blocks ahead the forecast goes: head + 1 … head + BLOB_FORECAST_HORIZONS. */
 export const BLOB_FORECAST_HORIZONS = 10
@@ -61,19 +61,12 @@ function forksAhead(input: BlobForecastInput, horizons: number): BlobFork[] {
   return out
 }
 
-/** reserveExcess's answers by update fraction and base fee (a few distinct pairs per window; bounded). */
-const reserveMemo = new Map<string, number>()
+const reserveMemo = boundedMemo<number>(1_024)
 
 /** The smallest excess whose blob base fee meets the reserve price (below it EIP-7918's branch holds), per update fraction. */
 function reserveExcess(fork: BlobFork, baseFee: bigint): number {
   if (!fork.reservePrice || baseFee <= 0n) return 0
-  const key = `${fork.params.updateFraction}:${baseFee}`
-  const known = reserveMemo.get(key)
-  if (known !== undefined) return known
-  if (reserveMemo.size > 1_024) reserveMemo.clear()
-  const found = reserveExcessOf(fork, baseFee)
-  reserveMemo.set(key, found)
-  return found
+  return reserveMemo(`${fork.params.updateFraction}:${baseFee}`, () => reserveExcessOf(fork, baseFee))
 }
 
 function reserveExcessOf(fork: BlobFork, baseFee: bigint): number {

@@ -19,17 +19,26 @@ export const blobBaseFeeAt = (excessBlobGas: bigint, updateFraction: bigint): bi
 /** The largest excess blob gas whose blob base fee is at most `fee` (wei, ≥ 1): fees computed from it bound the true ones. */
 export function maxExcessFor(fee: bigint, updateFraction: bigint): bigint {
   if (fee < MIN_BASE_FEE_PER_BLOB_GAS) throw new RangeError(`maxExcessFor: a blob base fee of ${fee} wei is below the minimum`)
-  const key = `${fee}:${updateFraction}`
-  const known = excessMemo.get(key)
-  if (known !== undefined) return known
-  if (excessMemo.size > 4_096) excessMemo.clear()
-  const found = searchExcess(fee, updateFraction)
-  excessMemo.set(key, found)
-  return found
+  return excessMemo(`${fee}:${updateFraction}`, () => searchExcess(fee, updateFraction))
 }
 
-/** maxExcessFor's answers (a search of some 30 fake_exponential calls each): blob fees repeat block after block. */
-const excessMemo = new Map<string, bigint>()
+/**
+ * A cache of a pure computation by key, cleared whole once it holds `limit` entries: blob fees repeat block
+ * after block, and each answer costs a search of some 30 fake_exponential calls.
+ */
+export function boundedMemo<V>(limit: number): (key: string, compute: () => V) => V {
+  const memo = new Map<string, V>()
+  return (key, compute) => {
+    const known = memo.get(key)
+    if (known !== undefined) return known
+    if (memo.size >= limit) memo.clear()
+    const found = compute()
+    memo.set(key, found)
+    return found
+  }
+}
+
+const excessMemo = boundedMemo<bigint>(4_096)
 
 function searchExcess(fee: bigint, updateFraction: bigint): bigint {
   let lo = 0n // blobBaseFeeAt(0) = MIN_BASE_FEE_PER_BLOB_GAS ≤ fee
