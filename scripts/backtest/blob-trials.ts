@@ -7,19 +7,28 @@
  * - blobMaxFee: per level and serving lag L, how often the level's cap stayed at or above the blob base fee
  *   of every block of its promised wait after it was used (head + L + 1 … head + L + wait), the median cap
  *   over the next blob base fee, and the same median for the protocol-bound cap served before.
- * Without a base-fee column the reserve price (EIP-7918) is inferred: a block whose excess followed the
- * reserve branch had an execution base fee above 16 × its blob base fee, and the forecast is given the
- * largest such lower bound of the last 32 blocks (none: 0, the reserve never binds).
+ * Without a base-fee column the execution base fee (EIP-7918's reserve price) is inferred block by block from
+ * which branch each excess followed: the reserve branch says base fee > 16 × the parent's blob base fee, the
+ * plain one (where they differ) says ≤. The estimate moves only as far as a block's evidence demands
+ * (inferBaseFees); a trial sees the estimates up to its head, as the service sees the base fees.
  */
 import { BLOB_SCHEDULES, blobForkAt, GAS_PER_BLOB, type BlobSchedule } from '../../lib/core/chain-rules/blob-schedule'
-import { blobBaseFeeAt, blobFeeCaps } from '../../lib/core/fee-math/blob-fees'
-import { BLOB_FORECAST_HORIZONS, BLOB_QUANTILES, blobCapFor, blobForecast, calcExcessBlobGas } from '../../lib/core/fee-math/blob-forecast'
-import { LEVEL_SETTINGS, levelHorizon } from '../../lib/core/fee-math/estimator'
+import { blobBaseFeeAt, blobFeeCaps, blobLevelCaps } from '../../lib/core/fee-math/blob-fees'
+import {
+  BLOB_FORECAST_HORIZONS,
+  BLOB_QUANTILES,
+  blobForecast,
+  blobForecastRuns,
+  calcExcessBlobGas,
+  type BlobForecastRuns,
+} from '../../lib/core/fee-math/blob-forecast'
+import { LEVEL_SETTINGS } from '../../lib/core/fee-math/estimator'
 import type { Urgency } from '../../lib/core/types'
 import type { BlobWindow } from './blob-csv'
-import { coverageRows, median, newCoverage, ratio, SERVICE_WINDOW, tally, type ForecastRow } from './forecast-trials'
+import { coverageRows, median, newCoverage, ratio, SERVICE_WINDOW, tally, type Coverage, type ForecastRow } from './forecast-trials'
 
-export type BlobForecastRow = ForecastRow
+/** Coverage counts ties by the forecast's own mass (see tallyTies); the `AtOrUnder` shares count a tie as covered. */
+export type BlobForecastRow = ForecastRow & { p50AtOrUnder: number; p90AtOrUnder: number; p99AtOrUnder: number }
 export type BlobMaxFeeRow = {
   level: Urgency
   lag: number
@@ -30,7 +39,70 @@ export type BlobMaxFeeRow = {
 }
 export type BlobBacktest = { blobForecast: BlobForecastRow[]; blobMaxFee: BlobMaxFeeRow[]; trials: number }
 
-const RESERVE_MEMORY = 32
+/**
+ * The execution base fee of each block as far as the blob data tells it: the previous block's estimate, moved
+ * just enough to agree with the block's branch (0 before the first bound): the reserve branch says
+ * base fee > 16 × the blob base fee, the plain one (where the two differ) says ≤.
+ */
+export function inferBaseFees(w: BlobWindow, schedule: BlobSchedule, fees: readonly bigint[]): bigint[] {
+  const n = w.numbers.length
+  const out: bigint[] = new Array<bigint>(n).fill(0n)
+  let x = 0n
+  for (let i = 0; i < n; i++) {
+    const child = i + 1 < n ? blobForkAt(schedule, w.timestamps[i + 1]!) : undefined
+    if (child?.reservePrice) {
+      const used = BigInt(w.blobCounts[i]!) * GAS_PER_BLOB
+      const plain = calcExcessBlobGas({ ...child, reservePrice: false }, w.excess[i]!, used, 0n)
+      const reserve = calcExcessBlobGas({ ...child, reservePrice: true }, w.excess[i]!, used, 1n << 120n)
+      const edge = 16n * fees[i]!
+      if (plain !== reserve) {
+        if (plain === w.excess[i + 1]) x = x > edge ? edge : x
+        else if (x <= edge) x = edge + 1n
+      }
+    }
+    out[i] = x
+  }
+  return out
+}
+
+/** How many of the sorted runs' blob base fees are below `fee` (`strict`) or at most `fee`. */
+function runsAtOrUnder(sorted: Float64Array, fraction: bigint, fee: bigint, strict: boolean): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    const f = blobBaseFeeAt(BigInt(Math.round(sorted[mid]!)), fraction)
+    if (strict ? f < fee : f <= fee) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * Counts one trial of horizon k with ties split by the forecast's own mass (the non-randomized PIT of Czado,
+ * Gneiting and Held, Biometrics 2009, for discrete outcomes): where a share m of the runs sit exactly at the
+ * actual fee, above a share F below it, the trial counts (q − F) ÷ m toward the q-quantile's coverage, clamped to
+ * [0, 1]. A fee that holds at 1 wei is then not "covered" by every quantile alike. Horizon 1 is exact: counted plain.
+ */
+function tallyTies(
+  c: Coverage,
+  actual: bigint,
+  f: { blocks: number; p50: bigint; p90: bigint; p99: bigint },
+  next: bigint,
+  runs: BlobForecastRuns,
+): void {
+  const sorted = runs.sorted?.[f.blocks - 1]
+  if (f.blocks === 1 || !sorted) return tally(c, actual, f, next)
+  const fraction = runs.fractions[f.blocks - 1]!
+  const below = runsAtOrUnder(sorted, fraction, actual, true) / sorted.length
+  const atOrBelow = runsAtOrUnder(sorted, fraction, actual, false) / sorted.length
+  const share = (q: number) => (atOrBelow === below ? (below <= q ? 1 : 0) : Math.min(1, Math.max(0, (q - below) / (atOrBelow - below))))
+  c.n++
+  c.p50 += share(BLOB_QUANTILES.p50)
+  c.p90 += share(BLOB_QUANTILES.p90)
+  c.p99 += share(BLOB_QUANTILES.p99)
+  c.over.push(ratio(f.p99, next))
+}
 
 /** Runs the blob trials on a window (Ethereum mainnet's schedule unless given); lags 0–2; every `every`-th head. */
 export function blobBacktest(
@@ -44,42 +116,35 @@ export function blobBacktest(
   const n = w.numbers.length
   const forkOf = (i: number) => blobForkAt(schedule, w.timestamps[i]!)!
   const fees = w.excess.map((e, i) => blobBaseFeeAt(e, forkOf(i).params.updateFraction))
-  // the reserve branch, block by block: block i + 1's excess from block i's did not follow the plain rule
-  const reserveFloor: bigint[] = w.excess.map((e, i) => {
-    if (i + 1 >= n || !forkOf(i + 1).reservePrice) return 0n
-    const plain = calcExcessBlobGas({ ...forkOf(i + 1), reservePrice: false }, e, BigInt(w.blobCounts[i]!) * GAS_PER_BLOB, 0n)
-    return plain === w.excess[i + 1] ? 0n : 16n * fees[i]! + 1n
-  })
+  const baseFees = w.baseFees ?? inferBaseFees(w, schedule, fees)
   const cover = newCoverage(BLOB_FORECAST_HORIZONS)
+  const plain = newCoverage(BLOB_FORECAST_HORIZONS)
   const held = new Map<string, { n: number; held: number; over: number[]; bound: number[] }>()
   let trials = 0
   const maxWait = Math.max(...Object.values(LEVEL_SETTINGS).map((s) => s.maxWaitBlocks))
   for (let h = history - 1; h + 1 < n; h += every) {
     trials++
     const next = fees[h + 1]!
-    let baseFee = 0n
-    if (w.baseFees) baseFee = w.baseFees[h]!
-    else for (let i = Math.max(0, h - RESERVE_MEMORY); i < h; i++) if (reserveFloor[i]! > baseFee) baseFee = reserveFloor[i]!
     const input = {
       nextExcess: w.excess[h + 1]!,
       blobCounts: w.blobCounts.slice(h - history + 1, h + 1),
       schedule,
       headTimestamp: w.timestamps[h]!,
       blockIntervalMs: w.intervalMs,
-      baseFee,
+      baseFee: baseFees[h]!,
+      baseFees: baseFees.slice(h - history + 1, h + 1),
     }
-    const forecast = blobForecast(input)
-    for (const f of forecast.horizons) {
+    const runs = blobForecastRuns(input)
+    for (const f of blobForecast(input, runs).horizons) {
       if (h + f.blocks >= n) break
-      tally(cover[f.blocks - 1]!, fees[h + f.blocks]!, f, next)
+      tallyTies(cover[f.blocks - 1]!, fees[h + f.blocks]!, f, next, runs)
+      tally(plain[f.blocks - 1]!, fees[h + f.blocks]!, f, next)
     }
-    const bounds = blobFeeCaps({ nextBlobBaseFee: next, schedule, headTimestamp: w.timestamps[h]!, blockIntervalMs: w.intervalMs })
-    let floor = next
+    const capInput = { nextBlobBaseFee: next, schedule, headTimestamp: w.timestamps[h]!, blockIntervalMs: w.intervalMs }
+    const bounds = blobFeeCaps(capInput)
+    const caps = blobLevelCaps(input, capInput)
     for (const level of ['low', 'medium', 'high'] as const) {
-      const sized = blobCapFor(input, levelHorizon(level, w.intervalMs), LEVEL_SETTINGS[level].targetInclusion)
-      const capped = sized < bounds[level] ? sized : bounds[level]
-      const cap = capped > floor ? capped : floor
-      floor = cap
+      const cap = caps[level]
       const wait = LEVEL_SETTINGS[level].maxWaitBlocks
       for (const lag of lags) {
         if (h + lag + wait >= n || h + lag + maxWait >= n) continue
@@ -97,7 +162,12 @@ export function blobBacktest(
   }
   return {
     trials,
-    blobForecast: coverageRows(cover),
+    blobForecast: coverageRows(cover).map((r, i) => ({
+      ...r,
+      p50AtOrUnder: plain[i]!.p50 / plain[i]!.n,
+      p90AtOrUnder: plain[i]!.p90 / plain[i]!.n,
+      p99AtOrUnder: plain[i]!.p99 / plain[i]!.n,
+    })),
     blobMaxFee: (['low', 'medium', 'high'] as const).flatMap((level) =>
       lags.map((lag) => {
         const r = held.get(`${level}:${lag}`) ?? { n: 0, held: 0, over: [], bound: [] }
@@ -120,12 +190,12 @@ export function formatBlobBacktest(name: string, w: BlobWindow, b: BlobBacktest)
   const times = (x: number) => (Number.isNaN(x) ? '—' : `${x.toFixed(3)}×`)
   const out = [
     `\n## ${name}: ${w.numbers.length} blocks (${w.numbers[0]}–${w.numbers.at(-1)}), ${w.intervalMs} ms interval, ${b.trials} trials`,
-    `\n### blob base fee forecast: share of trials at or under each quantile (p99 is the ${BLOB_QUANTILES.p99} quantile)\n`,
+    `\n### blob base fee forecast: coverage of each quantile, ties split by the forecast's mass (at or under, a tie covered) (p99 is the ${BLOB_QUANTILES.p99} quantile)\n`,
     '| horizon | trials | p50 | p90 | p99 | median p99 ÷ next |',
     '|---|---|---|---|---|---|',
     ...b.blobForecast.map(
       (r) =>
-        `| ${r.horizon} | ${r.trials} | ${pct(r.p50Coverage)} | ${pct(r.p90Coverage)} | ${pct(r.p99Coverage)} | ${times(r.medianP99OverNext)} |`,
+        `| ${r.horizon} | ${r.trials} | ${pct(r.p50Coverage)} (${pct(r.p50AtOrUnder)}) | ${pct(r.p90Coverage)} (${pct(r.p90AtOrUnder)}) | ${pct(r.p99Coverage)} (${pct(r.p99AtOrUnder)}) | ${times(r.medianP99OverNext)} |`,
     ),
     '\n### maxFeePerBlobGas held over the promised wait after a serving lag\n',
     '| level | promise | serving lag | trials | held | median cap ÷ next | median protocol-bound cap ÷ next |',

@@ -9,13 +9,13 @@ import {
 } from '../chain-rules/blob-schedule'
 import { BlobFeeMarketUnsupportedError, UpstreamBadResponseError } from '../contract/errors'
 import { blobBaseFeeAt, maxExcessFor } from './blob-price'
-import { levelHorizon } from './estimator'
-import { blobForecast, calcExcessBlobGas, type BlobForecastHorizon, type BlobForecastInput } from './blob-forecast'
+import { LEVEL_SETTINGS, levelHorizon } from './estimator'
+import { blobCapFor, blobForecast, calcExcessBlobGas, type BlobForecastHorizon, type BlobForecastInput } from './blob-forecast'
 import type { FeeWindow, Urgency } from '../types'
 
 /**
- * Blob fees (EIP-4844) from the window already read: the node's next blob base fee, and per level the highest
- * the protocol allows over the level's blocks (./blob-schedule.ts). Integer wei. Pure.
+ * Blob fees (EIP-4844) from the window already read: the node's next blob base fee, the forecast, and per level
+ * a cap sized by the forecast within the highest the protocol allows over the level's blocks. Integer wei. Pure.
  */
 
 export { blobBaseFeeAt, fakeExponential, maxExcessFor } from './blob-price'
@@ -67,6 +67,23 @@ export function blobFeeCaps(input: BlobCapInput): Record<Urgency, bigint> {
   return out
 }
 
+/**
+ * Each level's maxFeePerBlobGas (wei): the blob base fee every block of its levelHorizon stays under with the
+ * level's promise (blobCapFor), never above the protocol's bound (blobFeeCaps), never below a slower level's.
+ */
+export function blobLevelCaps(forecastInput: BlobForecastInput, capInput: BlobCapInput): Record<Urgency, bigint> {
+  const bounds = blobFeeCaps(capInput)
+  const out = {} as Record<Urgency, bigint>
+  let floor = capInput.nextBlobBaseFee
+  for (const level of ['low', 'medium', 'high'] as const) {
+    const sized = blobCapFor(forecastInput, levelHorizon(level, capInput.blockIntervalMs), LEVEL_SETTINGS[level].targetInclusion)
+    const cap = sized < bounds[level] ? sized : bounds[level]
+    out[level] = cap > floor ? cap : floor
+    floor = out[level]
+  }
+  return out
+}
+
 /** A window's blob fields, when its node reported them with a blob base fee (≥ 1 wei: EIP-4844's minimum) for the next block. */
 function reportsBlobs(window: FeeWindow): boolean {
   return (
@@ -106,9 +123,7 @@ export function blobFeesOf(window: FeeWindow): BlobFees {
   const nextBlobBaseFee = BigInt(window.nextBaseFeePerBlobGas ?? 0)
   const input = { nextBlobBaseFee, schedule, headTimestamp: window.headTimestamp, blockIntervalMs: window.blockIntervalMs }
   const forecastInput = blobForecastInputOf(window, schedule, nextBlobBaseFee)
-  // the levels keep the protocol's bound: caps sized by the forecast (blobCapFor) fall short of their promise
-  // where the execution base fee drives the blob fee through EIP-7918's reserve (docs/estimator.md)
-  const levels = blobFeeCaps(input)
+  const levels = blobLevelCaps(forecastInput, input)
   return { nextBlobBaseFee, levels, forecast: blobForecast(forecastInput), blobGasUsedRatio: window.blobGasUsedRatio ?? [], fork }
 }
 
@@ -137,5 +152,6 @@ export function blobForecastInputOf(window: FeeWindow, schedule: BlobSchedule, n
     headTimestamp: t,
     blockIntervalMs: window.blockIntervalMs,
     baseFee: BigInt(window.nextBaseFeePerGas),
+    baseFees: window.baseFeePerGas.map(BigInt),
   }
 }

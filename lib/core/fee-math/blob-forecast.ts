@@ -40,8 +40,13 @@ export type BlobForecastInput = {
   /** The head's timestamp, unix seconds, and the chain's block interval, ms: block head + k is expected k intervals later. */
   headTimestamp: number
   blockIntervalMs: number
-  /** The execution base fee the reserve price is checked against, wei (the next block's; held for the horizon). */
+  /** The execution base fee the reserve price is checked against, wei: the next block's. */
   baseFee: bigint
+  /**
+   * Execution base fee of each block of the history, wei, aligned with `blobCounts`: each run moves `baseFee` by
+   * the same blocks' ratios (the reserve price follows the base fee). Absent or misaligned: `baseFee` is held.
+   */
+  baseFees?: readonly bigint[]
 }
 
 export type BlobForecastHorizon = { blocks: number; p50: bigint; p90: bigint; p99: bigint; bound: bigint }
@@ -62,6 +67,18 @@ function forksAhead(input: BlobForecastInput, horizons: number): BlobFork[] {
 }
 
 const reserveMemo = boundedMemo<number>(1_024)
+
+/**
+ * Per history block i ≥ 1, ln(base fee i ÷ base fee i − 1): a run's base fee path (0 where unknown). The reserve
+ * excess of a base fee b·r is the one of b plus fraction × ln r, as the blob base fee is exp(excess ÷ fraction).
+ */
+function baseFeeLogRatios(input: BlobForecastInput): Float64Array {
+  const b = input.baseFees
+  const out = new Float64Array(input.blobCounts.length)
+  if (!b || b.length !== input.blobCounts.length) return out
+  for (let i = 1; i < b.length; i++) if (b[i]! > 0n && b[i - 1]! > 0n) out[i] = Math.log(Number(b[i]!) / Number(b[i - 1]!))
+  return out
+}
 
 /** The smallest excess whose blob base fee meets the reserve price (below it EIP-7918's branch holds), per update fraction. */
 function reserveExcess(fork: BlobFork, baseFee: bigint): number {
@@ -88,20 +105,25 @@ function replay(input: BlobForecastInput, horizons: number): Runs {
   const excess = Array.from({ length: horizons }, () => new Float64Array(runs))
   const peak = Array.from({ length: horizons }, () => new Float64Array(runs))
   const reserve = forks.map((f) => reserveExcess(f, input.baseFee))
+  const logRatios = baseFeeLogRatios(input)
   const start = Number(input.nextExcess)
   for (let j = 0; j < runs; j++) {
     let e = start
     let top = e / Number(forks[0]!.params.updateFraction)
     excess[0]![j] = e
     peak[0]![j] = top
+    // ln(base fee of block head + k ÷ the next block's), the run's own base fee path
+    let drift = 0
     for (let k = 1; k < horizons; k++) {
       // block head + k + 1 from block head + k, whose blobs are the run's (k − 1)-th count, within its fork's max
       const fork = forks[k]!
       const { target, max } = fork.params
       const used = Math.min(counts[j + k - 1]!, forks[k - 1]!.params.max) * GAS
       const t = target * GAS
+      if (k > 1) drift += logRatios[j + k - 1]!
+      const bar = reserve[k]! > 0 ? reserve[k]! + drift * Number(fork.params.updateFraction) : 0
       if (e + used < t) e = 0
-      else if (fork.reservePrice && e < reserve[k]!) e += Math.floor((used * (max - target)) / max)
+      else if (fork.reservePrice && e < bar) e += Math.floor((used * (max - target)) / max)
       else e += used - t
       excess[k]![j] = e
       top = Math.max(top, e / Number(fork.params.updateFraction))
@@ -131,21 +153,37 @@ function boundsAhead(input: BlobForecastInput, forks: BlobFork[]): bigint[] {
 const clamp = (v: bigint, lo: bigint, hi: bigint) => (v < lo ? lo : v > hi ? hi : v)
 
 /**
+ * What the forecast's quantiles are read from: per block head + k (index k − 1), every replayed run's excess
+ * sorted ascending (absent where the history is short), with the protocol's bound and the fork's update fraction.
+ */
+export type BlobForecastRuns = { sorted: Float64Array[] | undefined; bounds: bigint[]; fractions: bigint[] }
+
+/** Replays the runs of blobForecast once, for the forecast and for a judge of the whole distribution. */
+export function blobForecastRuns(input: BlobForecastInput): BlobForecastRuns {
+  const H = BLOB_FORECAST_HORIZONS
+  const forks = forksAhead(input, H)
+  const runs = input.blobCounts.length >= MIN_BLOB_HISTORY ? replay(input, H) : undefined
+  return {
+    sorted: runs?.excess.map((e) => e.sort()),
+    bounds: boundsAhead(input, forks),
+    fractions: forks.map((f) => f.params.updateFraction),
+  }
+}
+
+/**
  * The blob base fee forecast for blocks head + 1 … head + BLOB_FORECAST_HORIZONS: k = 1 is the next block's
  * fee, exact; later ones are quantiles of the replayed runs, within [next fee's floor of 1 wei, bound]. With
  * fewer than MIN_BLOB_HISTORY blocks of history every quantile is the bound.
  */
-export function blobForecast(input: BlobForecastInput): { horizons: BlobForecastHorizon[]; method: 'window' | 'bound' } {
-  const H = BLOB_FORECAST_HORIZONS
-  const forks = forksAhead(input, H)
-  const enough = input.blobCounts.length >= MIN_BLOB_HISTORY
-  const runs = enough ? replay(input, H) : undefined
+export function blobForecast(
+  input: BlobForecastInput,
+  runs: BlobForecastRuns = blobForecastRuns(input),
+): { horizons: BlobForecastHorizon[]; method: 'window' | 'bound' } {
   const horizons: BlobForecastHorizon[] = []
-  const bounds = boundsAhead(input, forks)
-  for (let k = 1; k <= H; k++) {
-    const bound = bounds[k - 1]!
-    const fraction = forks[k - 1]!.params.updateFraction
-    const sorted = runs && k > 1 ? runs.excess[k - 1]!.sort() : undefined
+  for (let k = 1; k <= BLOB_FORECAST_HORIZONS; k++) {
+    const bound = runs.bounds[k - 1]!
+    const fraction = runs.fractions[k - 1]!
+    const sorted = runs.sorted?.[k - 1]
     const at = (q: number): bigint => {
       if (k === 1) return blobBaseFeeAt(input.nextExcess, fraction)
       if (!sorted) return bound
@@ -158,23 +196,25 @@ export function blobForecast(input: BlobForecastInput): { horizons: BlobForecast
     const q90 = p90 > p50 ? p90 : p50
     horizons.push({ blocks: k, p50, p90: q90, p99: p99 > q90 ? p99 : q90, bound })
   }
-  return { horizons, method: runs ? 'window' : 'bound' }
+  return { horizons, method: runs.sorted ? 'window' : 'bound' }
 }
 
 /**
  * The blob cap for a wait of `blocks` blocks (head + 1 … head + blocks) held with probability `share`: the
- * share-quantile of each replayed run's highest blob base fee over them, never below the next blob base fee,
- * never above the protocol's bound for the last of them (that bound itself where the history is short).
+ * share-quantile of each replayed run's highest blob base fee over them, never above the protocol's bound for
+ * the last of them (that bound itself where the history is short), never below one full block's rise from the
+ * next blob base fee (a market that never moved in the window can still move).
  */
 export function blobCapFor(input: BlobForecastInput, blocks: number, share: number): bigint {
   const H = Math.max(1, blocks)
   const forks = forksAhead(input, H)
-  const next = blobBaseFeeAt(input.nextExcess, forks[0]!.params.updateFraction)
-  const bound = boundsAhead(input, forks)[H - 1]!
-  if (input.blobCounts.length < MIN_BLOB_HISTORY) return bound > next ? bound : next
+  const bounds = boundsAhead(input, forks)
+  const bound = bounds[H - 1]!
+  const floor = bounds[Math.min(1, H - 1)]!
+  if (input.blobCounts.length < MIN_BLOB_HISTORY) return bound
   const { peak } = replay(input, H)
   const fraction = forks[H - 1]!.params.updateFraction
   const top = quantileOf(peak[H - 1]!.sort(), share)
   const fee = blobBaseFeeAt(BigInt(Math.ceil(top * Number(fraction))), fraction)
-  return clamp(fee, next, bound > next ? bound : next)
+  return clamp(fee, floor, bound)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { BLOB_BASE_COST, blobScheduleOf, GAS_PER_BLOB, type BlobFork, type BlobSchedule } from '@/lib/core/chain-rules/blob-schedule'
-import { blobBaseFeeAt } from '@/lib/core/fee-math/blob-fees'
+import { blobBaseFeeAt, maxExcessFor } from '@/lib/core/fee-math/blob-fees'
 import {
   BLOB_FORECAST_HORIZONS,
   blobCapFor,
@@ -115,6 +115,23 @@ describe('blob forecast: synthetic markets', () => {
     expect(reserved.horizons.at(-1)!.p50).toBe(blobBaseFeeAt(expected, BPO2.params.updateFraction))
   })
 
+  test('behavior: the reserve follows the base fee along each run: a history whose base fee rose 5% a block keeps the reserve branch binding', () => {
+    const baseFee = 10_000_000_000n
+    const fraction = BPO2.params.updateFraction
+    // the smallest excess at or above the reserve price of this base fee, and one blob under it
+    const reserve = maxExcessFor((baseFee + 15n) / 16n - 1n, fraction) + 1n
+    const nextExcess = reserve - GAS_PER_BLOB
+    const counts = Array.from({ length: 500 }, () => 4)
+    const baseFees = counts.map((_, i) => BigInt(Math.round(1e9 * 1.05 ** i)))
+    const rising = blobForecast(input({ blobCounts: counts, baseFee, baseFees, nextExcess }))
+    const held = blobForecast(input({ blobCounts: counts, baseFee, nextExcess }))
+    // the reserve rises by fraction × ln 1.05 a block, faster than 4 blobs × 7/21 add: the branch holds every block
+    const step = (4n * GAS_PER_BLOB * 7n) / 21n
+    expect(rising.horizons.at(-1)!.p50).toBe(blobBaseFeeAt(nextExcess + 9n * step, fraction))
+    // with the base fee held, the excess crosses the reserve after one block and the plain rule takes it down
+    expect(held.horizons.at(-1)!.p50).toBeLessThan(rising.horizons.at(-1)!.p50)
+  })
+
   test('errors: a history shorter than MIN_BLOB_HISTORY gives the bound at every quantile (but the exact next fee)', () => {
     const f = blobForecast(input({ blobCounts: Array.from({ length: MIN_BLOB_HISTORY - 1 }, () => 0), nextExcess: 30_000_000n }))
     expect(f.method).toBe('bound')
@@ -143,6 +160,14 @@ describe('blob caps sized by the forecast', () => {
       if (blobBaseFeeAt(top, BPO2.params.updateFraction) <= caps[1]!) held++
     }
     expect(held / runs).toBeGreaterThanOrEqual(0.9)
+  })
+
+  test("behavior: a market that never moved still gets one full block's rise: the cap is never under it", () => {
+    const counts = Array.from({ length: 500 }, () => BPO2.params.target)
+    const i = input({ blobCounts: counts, nextExcess: 80_000_000n })
+    const oneBlock = blobBaseFeeAt(i.nextExcess + BigInt(BPO2.params.max - BPO2.params.target) * GAS_PER_BLOB, BPO2.params.updateFraction)
+    expect(oneBlock).toBeGreaterThan(blobBaseFeeAt(i.nextExcess, BPO2.params.updateFraction))
+    for (const q of [0.5, 0.9, 0.99]) expect(blobCapFor(i, 6, q)).toBe(oneBlock)
   })
 
   test('behavior: Prague (no reserve price) at 1 wei: caps stay at the next fee when the window never passes target', () => {
