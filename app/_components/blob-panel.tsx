@@ -1,4 +1,5 @@
 import type { BlobFeesBody } from '@/lib/core/contract/schemas'
+import { BlobFan } from './blob-fan'
 import { formatPercent } from './format'
 import { Gwei } from './gwei'
 
@@ -47,6 +48,7 @@ export function BlobPanel({ blob }: { blob: BlobFeesBody }) {
           </article>
         ))}
       </div>
+      <BlobFan forecast={blob.forecast} />
       {/* its own horizontal scroll on narrow screens: five columns of gwei do not fit 320 px */}
       <div className="mt-4 max-w-full overflow-x-auto">
         <table className="w-full text-xs sm:text-sm" data-testid="blob-forecast" data-method={blob.forecast.method}>

@@ -1,5 +1,6 @@
 import { apiGet, expect, test } from './fixtures'
 import type { BlobFeesBody } from '@/lib/core/contract/schemas'
+import { formatGweiShort } from '@/app/_components/format'
 
 test.describe('blob panel', () => {
   test("a chain with blobs (the devnet's anvil reports them) shows the blob fees of the block the API answers", async ({ page }) => {
@@ -23,6 +24,8 @@ test.describe('blob panel', () => {
               p50: v('blob-forecast-10-p50'),
               p99: v('blob-forecast-10-p99'),
               bound: v('blob-forecast-10-bound'),
+              fanLabel: document.querySelector('[data-testid="blob-fan"]')?.getAttribute('aria-label') ?? null,
+              fanPoints: String(document.querySelectorAll('[data-testid="blob-fan"] circle').length),
             }
           })
           const api = await apiGet<BlobFeesBody>('/networks/31337/blobFees')
@@ -44,6 +47,11 @@ test.describe('blob panel', () => {
     const h10 = api.forecast.horizons[9]!
     expect([shown.p50, shown.p99, shown.bound]).toEqual([h10.p50, h10.p99, h10.bound])
     await expect(page.getByTestId('blob-forecast')).toHaveAttribute('data-method', api.forecast.method)
+    // the fan: a point per horizon, and its label reads the tenth block's quantiles
+    expect(shown.fanPoints).toBe(String(api.forecast.horizons.length))
+    expect(shown.fanLabel).toContain(
+      `at +10 p50 ${formatGweiShort(h10.p50)}, p90 ${formatGweiShort(h10.p90)}, p99 ${formatGweiShort(h10.p99)}`,
+    )
   })
 
   test('a chain whose node reports no blobs shows no blob panel', async ({ page }) => {
