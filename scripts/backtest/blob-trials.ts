@@ -131,7 +131,8 @@ export function blobBacktest(
       schedule,
       headTimestamp: w.timestamps[h]!,
       blockIntervalMs: w.intervalMs,
-      baseFee: baseFees[h]!,
+      // the next block's base fee, as the service reads it, where the file has base fees (else the head's estimate)
+      baseFee: w.baseFees ? w.baseFees[h + 1]! : baseFees[h]!,
       baseFees: baseFees.slice(h - history + 1, h + 1),
     }
     const runs = blobForecastRuns(input)

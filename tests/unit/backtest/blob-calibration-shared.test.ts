@@ -47,13 +47,13 @@ describe('blob forecast calibration on the shared blob windows', () => {
     DEADLINE_MS,
   )
 
-  // BPO2's demand with a real base-fee path (the blob data has none: scripts/backtest/blob-reserve.ts); the
-  // forecast's p90 at +2 and p99 at +3/+4 are missed on these windows (docs/estimator.md), not asserted here
+  // BPO2's demand with a real base-fee path (the blob data has none: scripts/backtest/blob-reserve.ts), where the
+  // reserve price binds most blocks and the forecast needs the base fee the service reads
   test.each([
     ['may_2023_pepe_crisis_data.csv.gz', 4],
     ['real_july_2022_spike_data.csv.gz', 4],
   ])(
-    'behavior: BPO2 demand, the reserve price binding on the base fee path of %s (every %i-th head): p50 band and every cap hold',
+    'behavior: BPO2 demand, the reserve price binding on the base fee path of %s (every %i-th head): every band and every cap hold',
     (file, every) => {
       const base = readBaseFeeCsv(readText('eth-mainnet-basefee-spikes-2022-2023', file)).baseFees
       const w = withBaseFeePath(blobWindow('bpo2-2026-01-08_2026-02-15.csv.gz'), base)
