@@ -239,6 +239,27 @@ describe('GET /networks/{chainId}/blobFees on a chain with blobs (anvil, real bl
     )
   })
 
+  test("behavior: with 64 blocks of blob history the caps are sized by the forecast: at least one full block's rise, and a blob transaction sent with medium's cap gets in at the next blob base fee", async () => {
+    const head = Number(await rpc<string>(anvil.url, 'eth_blockNumber'))
+    await rpc(anvil.url, 'anvil_mine', ['0x46'])
+    const b = await blobFeesAt(head + 70)
+    expect(b.forecast.method).toBe('window')
+    const next = parseGwei(b.estimatedBlobBaseFee)
+    expect(next).toBe((await nodeNextBlobBaseFee(head + 70)).blobBaseFee)
+    // the forecast's bound at +2 is the next block full: no cap sits under that one block's rise
+    const oneFullBlock = parseGwei(b.forecast.horizons[1]!.bound)
+    expect(oneFullBlock > next).toBe(true)
+    const [low, medium, high] = levels(b)
+    expect(low! >= oneFullBlock && low! <= medium! && medium! <= high!).toBe(true)
+    expect(high! < parseGwei(b.forecast.horizons[9]!.bound)).toBe(true)
+    console.log(
+      `sized blob caps at block ${head + 70} (wei): next ${next}, +2 bound ${oneFullBlock}, low/medium/high ${levels(b).join(' / ')}`,
+    )
+    const sent = await mineFullBlobBlock(medium!)
+    expect(sent.block).toBe(head + 71)
+    for (const charged of await chargedPerBlobGas(sent)) expect(charged).toBe(next)
+  })
+
   test("behavior: the stream's fees event carries blobFees, last, equal to GET blobFees for its block", async () => {
     const path = `/networks/${BLOB_CHAIN}/stream`
     const s = await openSse(`${service.url}${path}`, { authorization: basic(CRED) })
