@@ -376,7 +376,7 @@ function document(): Json {
       '/networks/{chainId}/blobFees': chainEndpoint(
         'getBlobFees',
         'Blob fees (EIP-4844): the next blob base fee and a maxFeePerBlobGas per level',
-        "On chains with blobs (400 elsewhere). estimatedBlobBaseFee is the next block's blob base fee as the node reports it; each level's suggestedMaxFeePerBlobGas is the highest blob base fee the protocol allows over the blocks the level's promise reaches (the answer's age and its wait), from the blob parameters of the fork active at the head (blobTarget, blobMax); low ≤ medium ≤ high. Same window as the other endpoints. docs/api.md gives the forks and their sources.",
+        "On chains with blobs (400 elsewhere). estimatedBlobBaseFee is the next block's blob base fee as the node reports it; each level's suggestedMaxFeePerBlobGas is the blob base fee every block the level's promise reaches (the answer's age and its wait) stays under with the level's promise, sized by forecast (the blob base fee of the next 10 blocks as p50, p90, p99 and the protocol bound), at least one full block's rise, at most the protocol's bound; blobTarget and blobMax are the fork's active at the head; low ≤ medium ≤ high. Same window as the other endpoints. docs/api.md gives the forks and their sources.",
         'BlobFees',
       ),
       '/networks/{chainId}/accuracy': chainEndpoint(

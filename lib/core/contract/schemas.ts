@@ -113,7 +113,7 @@ export const ReplacementFeesSchema = z
 export const BlobFeeLevelSchema = z.object({
   suggestedMaxFeePerBlobGas: GweiSchema.meta({
     description:
-      "maxFeePerBlobGas for a blob transaction (gwei per blob gas): the highest blob base fee the protocol allows over the level's blocks (the answer's age and its wait).",
+      "maxFeePerBlobGas for a blob transaction (gwei per blob gas): the blob base fee every block of the level's reach (the answer's age and its wait) stays under with the level's promise (90%, 95%, 99%), sized by the forecast; at least one full block's rise from the next blob base fee, at most the protocol's largest over those blocks.",
   }),
 })
 
