@@ -1,4 +1,5 @@
 import type { BlobFeesBody } from '@/lib/core/contract/schemas'
+import { FanShapes } from './chart-parts'
 import { formatGweiShort } from './format'
 
 const W = 300
@@ -39,35 +40,19 @@ export function BlobFan({ forecast }: { forecast: BlobFeesBody['forecast'] }) {
         className="block h-28 w-full"
         preserveAspectRatio="none"
       >
-        <polygon
-          points={band(
+        <FanShapes
+          p99Band={band(
             (h) => h.p99,
             (h) => h.p90,
           )}
-          className="fill-teal-600/15 dark:fill-teal-300/15"
-          data-band="p99"
-        />
-        <polygon
-          points={band(
+          p90Band={band(
             (h) => h.p90,
             (h) => h.p50,
           )}
-          className="fill-teal-600/35 dark:fill-teal-300/30"
-          data-band="p90"
-        />
-        <polyline
-          points={line((h) => h.bound).join(' ')}
-          fill="none"
-          className="stroke-slate-700 dark:stroke-slate-300"
-          strokeDasharray="4 3"
-          data-line="bound"
-        />
-        <polyline
-          points={line((h) => h.p50).join(' ')}
-          fill="none"
-          className="stroke-teal-700 dark:stroke-teal-300"
-          strokeWidth={2}
-          data-line="p50"
+          bound={line((h) => h.bound).join(' ')}
+          p50={line((h) => h.p50).join(' ')}
+          boundMark="bound"
+          p50TestId="blob-fan-p50"
         />
         {hs.map((h, i) => (
           <circle key={h.blocks} cx={x(i)} cy={y(num(h.p50))} r={2.5} className="fill-teal-700 dark:fill-teal-300" data-blocks={h.blocks} />

@@ -163,3 +163,36 @@ export function ChartLegend({
     </figcaption>
   )
 }
+
+/**
+ * A forecast fan's shapes inside an SVG: the p90–p99 band, the p50–p90 band, the protocol's bound dashed
+ * (where there is one) and the p50 line; each as SVG points ("x,y x,y …"), the bands as closed polygons.
+ */
+export function FanShapes(props: { p99Band: string; p90Band: string; bound?: string; p50: string; boundMark: string; p50TestId: string }) {
+  return (
+    <>
+      <polygon points={props.p99Band} className="fill-teal-600/15 dark:fill-teal-300/15" data-band="p99" />
+      <polygon points={props.p90Band} className="fill-teal-600/35 dark:fill-teal-300/30" data-band="p90" />
+      {props.bound ? (
+        <polyline
+          points={props.bound}
+          fill="none"
+          className="stroke-slate-700 dark:stroke-slate-300"
+          strokeDasharray="4 3"
+          strokeWidth={1.5}
+          vectorEffect="non-scaling-stroke"
+          data-line={props.boundMark}
+        />
+      ) : null}
+      <polyline
+        points={props.p50}
+        fill="none"
+        className="stroke-teal-700 dark:stroke-teal-300"
+        strokeWidth={2}
+        vectorEffect="non-scaling-stroke"
+        strokeLinejoin="round"
+        data-testid={props.p50TestId}
+      />
+    </>
+  )
+}

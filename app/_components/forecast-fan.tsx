@@ -1,7 +1,7 @@
 'use client'
 import type { KeyboardEvent, PointerEvent } from 'react'
 import type { ForecastHorizonBody } from '@/lib/core/contract/schemas'
-import { Crosshair, FAN_W, GridLines, H } from './chart-parts'
+import { Crosshair, FAN_W, FanShapes, GridLines, H } from './chart-parts'
 
 /** The forecast fan's points, layout only (floating point from wei), per horizon. */
 export type FanPoint = { p50: number; p90: number; p99: number; bound?: number }
@@ -56,41 +56,19 @@ export function ForecastFan(props: {
     >
       <svg viewBox={`0 0 ${FAN_W} ${H}`} role="img" aria-label={fanLabel} className="block h-48 w-full sm:h-56" preserveAspectRatio="none">
         <GridLines ys={yTicks.map(y)} width={FAN_W} />
-        <polygon
-          points={band(
+        <FanShapes
+          p99Band={band(
             (f) => f.p99,
             (f) => f.p90,
           )}
-          className="fill-teal-600/15 dark:fill-teal-300/15"
-          data-band="p99"
-        />
-        <polygon
-          points={band(
+          p90Band={band(
             (f) => f.p90,
             (f) => f.p50,
           )}
-          className="fill-teal-600/35 dark:fill-teal-300/30"
-          data-band="p90"
-        />
-        {bounded.length > 0 ? (
-          <polyline
-            points={bounded.join(' ')}
-            fill="none"
-            className="stroke-slate-700 dark:stroke-slate-300"
-            strokeDasharray="4 3"
-            strokeWidth={1.5}
-            vectorEffect="non-scaling-stroke"
-            data-line="forecast-bound"
-          />
-        ) : null}
-        <polyline
-          points={p50Fan}
-          fill="none"
-          className="stroke-teal-700 dark:stroke-teal-300"
-          strokeWidth={2}
-          vectorEffect="non-scaling-stroke"
-          strokeLinejoin="round"
-          data-testid="forecast-p50-line"
+          bound={bounded.length > 0 ? bounded.join(' ') : undefined}
+          p50={p50Fan}
+          boundMark="forecast-bound"
+          p50TestId="forecast-p50-line"
         />
         {selectedK !== undefined ? (
           <Crosshair testId="forecast-crosshair" x={fanX(selectedK)} y={y(fan[selectedK - 1]?.p50 ?? lo)} width={FAN_W} />

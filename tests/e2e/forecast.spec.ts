@@ -54,8 +54,8 @@ test.describe('base-fee forecast on the chart', () => {
     await expect(page.getByTestId('history-line')).toBeVisible()
     await expect(page.getByTestId('forecast-fan')).toBeVisible()
     await expect(page.getByTestId('forecast-p50-line')).toBeVisible()
-    await expect(page.locator('svg polygon[data-band="p90"]')).toHaveCount(1)
-    await expect(page.locator('svg polygon[data-band="p99"]')).toHaveCount(1)
+    await expect(page.getByTestId('forecast-fan').locator('svg polygon[data-band="p90"]')).toHaveCount(1)
+    await expect(page.getByTestId('forecast-fan').locator('svg polygon[data-band="p99"]')).toHaveCount(1)
     await expect(page.getByRole('img', { name: /^Base fee forecast for the next 10 blocks/ })).toBeVisible()
 
     const fan = await readFan(page)
