@@ -378,6 +378,34 @@ describe('blobFeesOf and buildBlobFees', () => {
     expect(parseGwei(body.high.suggestedMaxFeePerBlobGas)).toBe(blobFeeCaps(input).high)
   })
 
+  test("behavior: with 500 blocks of blob history the levels are sized by the forecast: under the protocol bound, at least one full block's rise", () => {
+    const n = 500
+    // a quiet market: 0 to 7 blobs a block of BPO2's 21, the execution base fee steady at 1 gwei
+    const ratios = Array.from({ length: n }, (_, i) => (i % 8) / 21)
+    const window = blobWindow({
+      oldestBlock: 100,
+      headNumber: 100 + n - 1,
+      baseFeePerGas: Array(n).fill('1000000000'),
+      gasUsedRatio: Array(n).fill(0.5),
+      reward: Array(n).fill(['0', '0', '0']),
+      baseFeePerBlobGas: Array(n).fill('23461'),
+      blobGasUsedRatio: ratios,
+    })
+    const body = buildBlobFees(window)
+    expect(body.forecast.method).toBe('window')
+    const bounds = blobFeeCaps({ nextBlobBaseFee: 23_461n, schedule: mainnet, headTimestamp: 1_780_000_000, blockIntervalMs: 12_000 })
+    const oneFullBlock = parseGwei(body.forecast.horizons[1]!.bound)
+    const levels = (['low', 'medium', 'high'] as const).map((l) => parseGwei(body[l].suggestedMaxFeePerBlobGas))
+    for (const [i, l] of (['low', 'medium', 'high'] as const).entries()) {
+      expect(levels[i]! < bounds[l]).toBe(true)
+      expect(levels[i]! >= oneFullBlock).toBe(true)
+    }
+    expect(levels[0]! <= levels[1]! && levels[1]! <= levels[2]!).toBe(true)
+    // base fees the forecast cannot use (a shorter list, zeros) are held, never an error
+    expect(() => buildBlobFees({ ...window, baseFeePerGas: Array(n).fill('0') })).not.toThrow()
+    expect(() => buildBlobFees({ ...window, baseFeePerGas: Array(n - 1).fill('1000000000') })).not.toThrow()
+  })
+
   test.each([
     ['Cancun', 1_720_000_000, [3, 6]],
     ['Prague', 1_750_000_000, [6, 9]],
