@@ -44,7 +44,7 @@ export type BlobBacktest = { blobForecast: BlobForecastRow[]; blobMaxFee: BlobMa
  * just enough to agree with the block's branch (0 before the first bound): the reserve branch says
  * base fee > 16 × the blob base fee, the plain one (where the two differ) says ≤.
  */
-export function inferBaseFees(w: BlobWindow, schedule: BlobSchedule, fees: readonly bigint[]): bigint[] {
+export function inferBaseFees(w: BlobWindow, schedule: BlobSchedule): bigint[] {
   const n = w.numbers.length
   const out: bigint[] = new Array<bigint>(n).fill(0n)
   let x = 0n
@@ -54,10 +54,11 @@ export function inferBaseFees(w: BlobWindow, schedule: BlobSchedule, fees: reado
       const used = BigInt(w.blobCounts[i]!) * GAS_PER_BLOB
       const plain = calcExcessBlobGas({ ...child, reservePrice: false }, w.excess[i]!, used, 0n)
       const reserve = calcExcessBlobGas({ ...child, reservePrice: true }, w.excess[i]!, used, 1n << 120n)
-      const edge = 16n * fees[i]!
+      // the parent's blob base fee as the child's rule prices it (go-ethereum calcExcessBlobGas: the child's config)
+      const edge = 16n * blobBaseFeeAt(w.excess[i]!, child.params.updateFraction)
       if (plain !== reserve) {
         if (plain === w.excess[i + 1]) x = x > edge ? edge : x
-        else if (x <= edge) x = edge + 1n
+        else if (reserve === w.excess[i + 1] && x <= edge) x = edge + 1n
       }
     }
     out[i] = x
@@ -96,7 +97,7 @@ function tallyTies(
   const fraction = runs.fractions[f.blocks - 1]!
   const below = runsAtOrUnder(sorted, fraction, actual, true) / sorted.length
   const atOrBelow = runsAtOrUnder(sorted, fraction, actual, false) / sorted.length
-  const share = (q: number) => (atOrBelow === below ? (below <= q ? 1 : 0) : Math.min(1, Math.max(0, (q - below) / (atOrBelow - below))))
+  const share = (q: number) => (atOrBelow === below ? (below < q ? 1 : 0) : Math.min(1, Math.max(0, (q - below) / (atOrBelow - below))))
   c.n++
   c.p50 += share(BLOB_QUANTILES.p50)
   c.p90 += share(BLOB_QUANTILES.p90)
@@ -116,7 +117,7 @@ export function blobBacktest(
   const n = w.numbers.length
   const forkOf = (i: number) => blobForkAt(schedule, w.timestamps[i]!)!
   const fees = w.excess.map((e, i) => blobBaseFeeAt(e, forkOf(i).params.updateFraction))
-  const baseFees = w.baseFees ?? inferBaseFees(w, schedule, fees)
+  const baseFees = w.baseFees ?? inferBaseFees(w, schedule)
   const cover = newCoverage(BLOB_FORECAST_HORIZONS)
   const plain = newCoverage(BLOB_FORECAST_HORIZONS)
   const held = new Map<string, { n: number; held: number; over: number[]; bound: number[] }>()

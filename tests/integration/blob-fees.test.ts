@@ -239,7 +239,7 @@ describe('GET /networks/{chainId}/blobFees on a chain with blobs (anvil, real bl
     )
   })
 
-  test("behavior: with 64 blocks of blob history the caps are sized by the forecast: at least one full block's rise, and a blob transaction sent with medium's cap gets in at the next blob base fee", async () => {
+  test("behavior: with 70 blocks of blob history (over the 64 it needs) the caps are sized by the forecast: at least one full block's rise, and a blob transaction sent with medium's cap gets in at the next blob base fee", async () => {
     const head = Number(await rpc<string>(anvil.url, 'eth_blockNumber'))
     await rpc(anvil.url, 'anvil_mine', ['0x46'])
     const b = await blobFeesAt(head + 70)

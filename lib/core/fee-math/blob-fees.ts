@@ -69,7 +69,8 @@ export function blobFeeCaps(input: BlobCapInput): Record<Urgency, bigint> {
 
 /**
  * Each level's maxFeePerBlobGas (wei): the blob base fee every block of its levelHorizon stays under with the
- * level's promise (blobCapFor), never above the protocol's bound (blobFeeCaps), never below a slower level's.
+ * level's promise (blobCapFor), never above the protocol's bound (blobFeeCaps, which is the cap where the window is
+ * too short to size one), never below a slower level's.
  */
 export function blobLevelCaps(forecastInput: BlobForecastInput, capInput: BlobCapInput): Record<Urgency, bigint> {
   const bounds = blobFeeCaps(capInput)
@@ -77,7 +78,7 @@ export function blobLevelCaps(forecastInput: BlobForecastInput, capInput: BlobCa
   let floor = capInput.nextBlobBaseFee
   for (const level of ['low', 'medium', 'high'] as const) {
     const sized = blobCapFor(forecastInput, levelHorizon(level, capInput.blockIntervalMs), LEVEL_SETTINGS[level].targetInclusion)
-    const cap = sized < bounds[level] ? sized : bounds[level]
+    const cap = sized !== null && sized < bounds[level] ? sized : bounds[level]
     out[level] = cap > floor ? cap : floor
     floor = out[level]
   }
@@ -129,8 +130,8 @@ export function blobFeesOf(window: FeeWindow): BlobFees {
 
 /**
  * What the blob forecast needs of a window: the next block's excess blob gas (exact from the head's header when
- * it gives the node's next blob base fee, else the most that fee allows), and each block's blob count (its
- * blob gas used ratio × the maximum of the fork at its time).
+ * it gives the node's next blob base fee, else the most that fee allows), each block's blob count (its blob gas
+ * used ratio × the maximum of the fork at its time), and the execution base fees, the window's and the next.
  */
 export function blobForecastInputOf(window: FeeWindow, schedule: BlobSchedule, nextBlobBaseFee: bigint): BlobForecastInput {
   const t = window.headTimestamp

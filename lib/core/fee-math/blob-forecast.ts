@@ -199,19 +199,24 @@ export function blobForecast(
   return { horizons, method: runs.sorted ? 'window' : 'bound' }
 }
 
+/** Fewest replayed runs a cap is sized from: with fewer (a window short for the wait) blobCapFor gives none. */
+export const MIN_BLOB_RUNS = 32
+
 /**
  * The blob cap for a wait of `blocks` blocks (head + 1 … head + blocks) held with probability `share`: the
- * share-quantile of each replayed run's highest blob base fee over them, never above the protocol's bound for
- * the last of them (that bound itself where the history is short), never below one full block's rise from the
- * next blob base fee (a market that never moved in the window can still move).
+ * share-quantile of each replayed run's highest blob base fee over them, never above the protocol's highest
+ * bound over them, never below one full block's rise from the next blob base fee (a market that never moved in
+ * the window can still move). null where the window is too short to size it: the caller keeps the bound.
  */
-export function blobCapFor(input: BlobForecastInput, blocks: number, share: number): bigint {
+export function blobCapFor(input: BlobForecastInput, blocks: number, share: number): bigint | null {
   const H = Math.max(1, blocks)
+  const runs = input.blobCounts.length - H + 2
+  if (input.blobCounts.length < MIN_BLOB_HISTORY || runs < MIN_BLOB_RUNS) return null
   const forks = forksAhead(input, H)
   const bounds = boundsAhead(input, forks)
-  const bound = bounds[H - 1]!
-  const floor = bounds[Math.min(1, H - 1)]!
-  if (input.blobCounts.length < MIN_BLOB_HISTORY) return bound
+  const bound = bounds.reduce((a, b) => (b > a ? b : a))
+  const oneBlock = bounds[Math.min(1, H - 1)]!
+  const floor = oneBlock < bound ? oneBlock : bound
   const { peak } = replay(input, H)
   const fraction = forks[H - 1]!.params.updateFraction
   const top = quantileOf(peak[H - 1]!.sort(), share)

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest'
 import { blobScheduleOf, GAS_PER_BLOB, type BlobFork, type BlobSchedule } from '@/lib/core/chain-rules/blob-schedule'
-import { blobBaseFeeAt } from '@/lib/core/fee-math/blob-fees'
 import { calcExcessBlobGas } from '@/lib/core/fee-math/blob-forecast'
 import type { BlobWindow } from '@/scripts/backtest/blob-csv'
 import { blobBacktest, inferBaseFees } from '@/scripts/backtest/blob-trials'
@@ -39,7 +38,7 @@ describe('blob backtest', () => {
     }
   })
 
-  test('behavior: the base fee inferred from a reserve-price chain agrees with the branch every block took', () => {
+  test('behavior: on a chain where the reserve price binds part of the time, the base fee inferred from the blob data tracks the real one', () => {
     const rnd = createRandom(3)
     const n = 3_000
     const counts = Array.from({ length: n }, () => Math.floor(rnd() * 22))
@@ -48,20 +47,21 @@ describe('blob backtest', () => {
     let b = 50_000_000
     for (let i = 0; i < n; i++) baseFees.push(BigInt(Math.round((b *= 1 + (rnd() - 0.5) * 0.06))))
     const w = chain(fork('BPO2').activatesAt + 86_400, counts, baseFees, 60_000_000n)
-    const f = mainnet.find((x) => x.name === 'BPO2')!
-    const fees = w.excess.map((e) => blobBaseFeeAt(e, f.params.updateFraction))
-    const inferred = inferBaseFees(w, mainnet, fees)
-    let reserveBlocks = 0
-    for (let i = 0; i + 1 < n; i++) {
-      const used = BigInt(counts[i]!) * GAS_PER_BLOB
-      const plain = calcExcessBlobGas({ ...f, reservePrice: false }, w.excess[i]!, used, 0n)
-      const reserve = calcExcessBlobGas({ ...f, reservePrice: true }, w.excess[i]!, used, 1n << 120n)
-      if (plain === reserve) continue
-      if (w.excess[i + 1] === reserve) {
-        reserveBlocks++
-        expect(inferred[i]!).toBeGreaterThan(16n * fees[i]!)
-      } else expect(inferred[i]!).toBeLessThanOrEqual(16n * fees[i]!)
-    }
-    expect(reserveBlocks).toBeGreaterThan(100)
+    const f = fork('BPO2')
+    const reserveBlocks = counts.filter((c, i) => {
+      if (i + 1 >= n) return false
+      const reserve = calcExcessBlobGas(f, w.excess[i]!, BigInt(c) * GAS_PER_BLOB, 1n << 120n)
+      const plain = calcExcessBlobGas({ ...f, reservePrice: false }, w.excess[i]!, BigInt(c) * GAS_PER_BLOB, 0n)
+      return reserve !== plain && w.excess[i + 1] === reserve
+    }).length
+    expect(reserveBlocks).toBeGreaterThan(n / 10)
+    const inferred = inferBaseFees({ ...w, baseFees: null }, mainnet)
+    // after a warm-up, |ln(inferred ÷ real)|: the median within 5%, nine blocks in ten within 15%
+    const errors = inferred
+      .slice(200)
+      .map((x, i) => Math.abs(Math.log(Number(x) / Number(baseFees[i + 200]!))))
+      .sort((x, y) => x - y)
+    expect(errors[Math.floor(errors.length / 2)]!).toBeLessThan(0.05)
+    expect(errors[Math.floor(errors.length * 0.9)]!).toBeLessThan(0.15)
   })
 })

@@ -7,6 +7,7 @@ import {
   blobForecast,
   calcExcessBlobGas,
   MIN_BLOB_HISTORY,
+  MIN_BLOB_RUNS,
   type BlobForecastInput,
 } from '@/lib/core/fee-math/blob-forecast'
 import { createRandom } from '@/scripts/devnet/traffic-model'
@@ -168,6 +169,28 @@ describe('blob caps sized by the forecast', () => {
     const oneBlock = blobBaseFeeAt(i.nextExcess + BigInt(BPO2.params.max - BPO2.params.target) * GAS_PER_BLOB, BPO2.params.updateFraction)
     expect(oneBlock).toBeGreaterThan(blobBaseFeeAt(i.nextExcess, BPO2.params.updateFraction))
     for (const q of [0.5, 0.9, 0.99]) expect(blobCapFor(i, 6, q)).toBe(oneBlock)
+  })
+
+  test('errors: a window too short for the wait (fewer than MIN_BLOB_RUNS runs of it) sizes no cap: the caller keeps the bound', () => {
+    const counts = Array.from({ length: 100 }, () => 5)
+    const i = input({ blobCounts: counts, nextExcess: 80_000_000n })
+    expect(blobCapFor(i, 100 - MIN_BLOB_RUNS + 2, 0.9)).not.toBeNull()
+    expect(blobCapFor(i, 100 - MIN_BLOB_RUNS + 3, 0.9)).toBeNull()
+  })
+
+  test('behavior: a wait across a fork that slows the fee (BPO1 to BPO2): the cap stays within the highest bound of its blocks and over the next fee', () => {
+    const BPO1 = fork('BPO1')
+    const counts = Array.from({ length: 500 }, () => BPO1.params.max)
+    const i = input({ blobCounts: counts, nextExcess: 120_000_000n, headTimestamp: BPO2.activatesAt - 30 })
+    const f = blobForecast(i)
+    const bounds = f.horizons.slice(0, 8).map((h) => h.bound)
+    const highest = bounds.reduce((a, b) => (b > a ? b : a))
+    // the fork lowers the fee of an excess: some later block's bound is under an earlier one's
+    expect(bounds.some((b, k) => k > 0 && b < bounds[k - 1]!)).toBe(true)
+    const cap = blobCapFor(i, 8, 0.99)!
+    expect(cap).toBeLessThanOrEqual(highest)
+    expect(cap).toBeGreaterThanOrEqual(bounds[1]! < highest ? bounds[1]! : highest)
+    expect(cap).toBeGreaterThan(f.horizons[0]!.p50)
   })
 
   test('behavior: Prague (no reserve price) at 1 wei: caps stay at the next fee when the window never passes target', () => {
