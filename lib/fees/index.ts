@@ -203,14 +203,23 @@ export async function getGasPrices(chainId: number): Promise<{ body: string; met
 /** Each level's current suggestion in wei (lib/core/fee-math/replacement.ts levelSuggestions), once per window. */
 const suggestionsFor = perWindow('replacement-suggestions', levelSuggestions)
 
-/** The levels' suggestions with GET blobFees' maxFeePerBlobGas per level, where the window has blob fees. */
-function withBlobLevels(window: FeeWindow, suggestions: Record<Urgency, LevelSuggestion>): Record<Urgency, LevelSuggestion> {
-  let levels: Record<Urgency, bigint>
+/** GET blobFees' maxFeePerBlobGas per level, once per window; null where the window has no blob fees. */
+const blobLevelsFor = perWindow('blob-levels', (window): Record<Urgency, bigint> | null => {
   try {
-    levels = blobFeesOf(window).levels
+    return blobFeesOf(window).levels
   } catch {
-    return suggestions
+    return null
   }
+})
+
+/** The levels' suggestions with GET blobFees' maxFeePerBlobGas per level, where the window has blob fees. */
+function withBlobLevels(
+  window: FeeWindow,
+  policy: ChainFeePolicy,
+  suggestions: Record<Urgency, LevelSuggestion>,
+): Record<Urgency, LevelSuggestion> {
+  const levels = blobLevelsFor(window, policy)
+  if (!levels) return suggestions
   return {
     low: { ...suggestions.low, maxFeePerBlobGas: levels.low },
     medium: { ...suggestions.medium, maxFeePerBlobGas: levels.medium },
@@ -237,7 +246,7 @@ export async function getReplacementFees(chainId: number, fees: TransactionFees)
   const { window, policy, meta } = await servedWindow(chainId, { feeMarket: fees.type !== 'legacy' })
   const answer = replacementFees(
     fees,
-    fees.type === 'blob' ? withBlobLevels(window, suggestionsFor(window, policy)) : suggestionsFor(window, policy),
+    fees.type === 'blob' ? withBlobLevels(window, policy, suggestionsFor(window, policy)) : suggestionsFor(window, policy),
   )
   const body = JSON.stringify({
     minimum: gweiFees(answer.minimum),
