@@ -55,12 +55,17 @@ export function maxBlobBaseFee(input: BlobCapInput, blocks: number): bigint {
   return fee > next ? fee : next
 }
 
-/** Each level's maxFeePerBlobGas (wei): the highest blob base fee over its levelHorizon, never less than a slower level's. */
+/** Each level's protocol bound (wei): the highest blob base fee over its levelHorizon, never less than a slower level's. blobLevelCaps sizes the served caps within it. */
 export function blobFeeCaps(input: BlobCapInput): Record<Urgency, bigint> {
+  return ascendingLevels(input.nextBlobBaseFee, (level) => maxBlobBaseFee(input, levelHorizon(level, input.blockIntervalMs)))
+}
+
+/** Each level's cap, raised to the next blob base fee and to any slower level's: low ≤ medium ≤ high. */
+function ascendingLevels(next: bigint, capOf: (level: Urgency) => bigint): Record<Urgency, bigint> {
   const out = {} as Record<Urgency, bigint>
-  let floor = input.nextBlobBaseFee
+  let floor = next
   for (const level of ['low', 'medium', 'high'] as const) {
-    const cap = maxBlobBaseFee(input, levelHorizon(level, input.blockIntervalMs))
+    const cap = capOf(level)
     out[level] = cap > floor ? cap : floor
     floor = out[level]
   }
@@ -74,15 +79,10 @@ export function blobFeeCaps(input: BlobCapInput): Record<Urgency, bigint> {
  */
 export function blobLevelCaps(forecastInput: BlobForecastInput, capInput: BlobCapInput): Record<Urgency, bigint> {
   const bounds = blobFeeCaps(capInput)
-  const out = {} as Record<Urgency, bigint>
-  let floor = capInput.nextBlobBaseFee
-  for (const level of ['low', 'medium', 'high'] as const) {
+  return ascendingLevels(capInput.nextBlobBaseFee, (level) => {
     const sized = blobCapFor(forecastInput, levelHorizon(level, capInput.blockIntervalMs), LEVEL_SETTINGS[level].targetInclusion)
-    const cap = sized !== null && sized < bounds[level] ? sized : bounds[level]
-    out[level] = cap > floor ? cap : floor
-    floor = out[level]
-  }
-  return out
+    return sized !== null && sized < bounds[level] ? sized : bounds[level]
+  })
 }
 
 /** A window's blob fields, when its node reported them with a blob base fee (≥ 1 wei: EIP-4844's minimum) for the next block. */

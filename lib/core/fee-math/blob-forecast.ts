@@ -52,7 +52,7 @@ export type BlobForecastInput = {
 export type BlobForecastHorizon = { blocks: number; p50: bigint; p90: bigint; p99: bigint; bound: bigint }
 
 /** Replayed runs: per future block k (index k − 1), every run's excess, and each run's highest fee proxy up to k. */
-type Runs = { excess: Float64Array[]; peak: Float64Array[]; forks: BlobFork[]; runs: number }
+type Runs = { excess: Float64Array[]; peak: Float64Array[] }
 
 /** The fork of each block head + 1 … head + horizons, by its expected time. */
 function forksAhead(input: BlobForecastInput, horizons: number): BlobFork[] {
@@ -94,11 +94,12 @@ function reserveExcessOf(fork: BlobFork, baseFee: bigint): number {
 }
 
 /**
- * Every run of `horizons − 1` consecutive blocks of the history, replayed from the next block's excess by the
- * protocol's rule: run j uses blob counts j, j + 1, … (demand as it came, bursts kept together).
+ * Every run of `forks.length − 1` consecutive blocks of the history, replayed from the next block's excess by the
+ * protocol's rule: run j uses blob counts j, j + 1, … (demand as it came, bursts kept together). `forks`: those
+ * of blocks head + 1 … head + horizons (forksAhead).
  */
-function replay(input: BlobForecastInput, horizons: number): Runs {
-  const forks = forksAhead(input, horizons)
+function replay(input: BlobForecastInput, forks: BlobFork[]): Runs {
+  const horizons = forks.length
   const counts = input.blobCounts
   const steps = horizons - 1
   const runs = Math.max(0, counts.length - steps + 1)
@@ -130,7 +131,7 @@ function replay(input: BlobForecastInput, horizons: number): Runs {
       peak[k]![j] = top
     }
   }
-  return { excess, peak, forks, runs }
+  return { excess, peak }
 }
 
 /** The q-quantile (nearest rank, rounded up: a quantile never sits below its share) of values sorted ascending. */
@@ -162,7 +163,7 @@ export type BlobForecastRuns = { sorted: Float64Array[] | undefined; bounds: big
 export function blobForecastRuns(input: BlobForecastInput): BlobForecastRuns {
   const H = BLOB_FORECAST_HORIZONS
   const forks = forksAhead(input, H)
-  const runs = input.blobCounts.length >= MIN_BLOB_HISTORY ? replay(input, H) : undefined
+  const runs = input.blobCounts.length >= MIN_BLOB_HISTORY ? replay(input, forks) : undefined
   return {
     sorted: runs?.excess.map((e) => e.sort()),
     bounds: boundsAhead(input, forks),
@@ -217,7 +218,7 @@ export function blobCapFor(input: BlobForecastInput, blocks: number, share: numb
   const bound = bounds.reduce((a, b) => (b > a ? b : a))
   const oneBlock = bounds[Math.min(1, H - 1)]!
   const floor = oneBlock < bound ? oneBlock : bound
-  const { peak } = replay(input, H)
+  const { peak } = replay(input, forks)
   const fraction = forks[H - 1]!.params.updateFraction
   const top = quantileOf(peak[H - 1]!.sort(), share)
   const fee = blobBaseFeeAt(BigInt(Math.ceil(top * Number(fraction))), fraction)
