@@ -1,4 +1,4 @@
-// npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy ours,viem,…] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain 1] [--json out.json] [--every n]
+// npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy ours,viem,…] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain 1] [--json out.json] [--every n] [--infer-base-fee]
 import { writeFileSync } from 'node:fs'
 import { runBacktest, WARMUP_BLOCKS, type BacktestResult, type LevelMetrics } from '../lib/core/evaluation/backtest'
 import { chainFeePolicy } from '../lib/core/chain-rules/chain-policy'
@@ -24,7 +24,7 @@ import type { BlobWindow } from './backtest/blob-csv'
 import { parseCommandLine, usageExit } from './cli/cli-args'
 
 const usage =
-  'usage: npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy a,b] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain id] [--json out.json] [--shared dir] [--every n]'
+  'usage: npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy a,b] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain id] [--json out.json] [--shared dir] [--every n] [--infer-base-fee]'
 const { values, positionals: args } = parseCommandLine(
   usage,
   {
@@ -35,6 +35,7 @@ const { values, positionals: args } = parseCommandLine(
     shared: { type: 'string' },
     chain: { type: 'string' },
     every: { type: 'string' },
+    'infer-base-fee': { type: 'boolean' },
   },
   { positionals: true },
 )
@@ -46,6 +47,8 @@ const sharedRoot = values.shared
 const chainId = Number(values.chain ?? '1')
 /** Blob windows: a trial at every n-th block (1: every block). */
 const every = Number(values.every ?? '1')
+/** Blob windows: ignore a base-fee column and infer the base fee as for a window without one (the inference judged where the truth is known). */
+const inferBaseFee = values['infer-base-fee'] === true
 const strategies = names ? STRATEGIES.filter((s) => names.includes(s.name)) : STRATEGIES
 const judges = judgeNames ? JUDGES.filter((j) => judgeNames.includes(j.name)) : JUDGES
 if (names && strategies.length !== names.length) {
@@ -130,7 +133,7 @@ function verdict(r: BacktestResult): string {
 
 for (const input of inputs) {
   if (input.kind === 'blob') {
-    const b = blobBacktest(input.window, { lags, every })
+    const b = blobBacktest(inferBaseFee ? { ...input.window, baseFees: null } : input.window, { lags, every })
     blobs.push({ name: input.name, ...b })
     for (const line of formatBlobBacktest(input.name, input.window, b)) console.log(line)
     continue

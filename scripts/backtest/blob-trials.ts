@@ -10,7 +10,7 @@
  * Without a base-fee column the execution base fee (EIP-7918's reserve price) is inferred block by block from
  * which branch each excess followed: the reserve branch says base fee > 16 × the parent's blob base fee, the
  * plain one (where they differ) says ≤. The estimate moves only as far as a block's evidence demands
- * (inferBaseFees); a trial sees the estimates up to its head, as the service sees the base fees.
+ * (inferBaseFees); a trial sees the estimates up to the next block, as the service sees the base fees.
  */
 import { BLOB_SCHEDULES, blobForkAt, GAS_PER_BLOB, type BlobSchedule } from '../../lib/core/chain-rules/blob-schedule'
 import { blobBaseFeeAt, blobFeeCaps, blobLevelCaps } from '../../lib/core/fee-math/blob-fees'
@@ -132,8 +132,10 @@ export function blobBacktest(
       schedule,
       headTimestamp: w.timestamps[h]!,
       blockIntervalMs: w.intervalMs,
-      // the next block's base fee, as the service reads it, where the file has base fees (else the head's estimate)
-      baseFee: w.baseFees ? w.baseFees[h + 1]! : baseFees[h]!,
+      // the next block's base fee, as the service reads it (eth_feeHistory's last entry). Inferred, it is the
+      // estimate through the next block's own branch: which side of 16 × its blob base fee the base fee sits on,
+      // something the service knows at the head (both fees), while the next block's blobs stay unknown
+      baseFee: baseFees[h + 1]!,
       baseFees: baseFees.slice(h - history + 1, h + 1),
     }
     const runs = blobForecastRuns(input)
