@@ -7,24 +7,23 @@
  * - blobMaxFee: per level and serving lag L, how often the level's cap stayed at or above the blob base fee
  *   of every block of its promised wait after it was used (head + L + 1 … head + L + wait), the median cap
  *   over the next blob base fee, and the same median for the protocol-bound cap served before.
- * Without a base-fee column the execution base fee (EIP-7918's reserve price) is inferred block by block from
- * which branch each excess followed: the reserve branch says base fee > 16 × the parent's blob base fee, the
- * plain one (where they differ) says ≤. The estimate moves only as far as a block's evidence demands
- * (inferBaseFees); a trial sees the estimates up to the next block, as the service sees the base fees.
+ * Without a base-fee column the execution base fee (EIP-7918's reserve price) is inferred from which branch
+ * each excess followed (base-fee-inference.ts); a trial sees the estimates up to the next block, as the
+ * service sees the base fees.
  */
-import { BLOB_SCHEDULES, blobForkAt, GAS_PER_BLOB, type BlobSchedule } from '../../lib/core/chain-rules/blob-schedule'
+import { BLOB_SCHEDULES, blobForkAt, type BlobSchedule } from '../../lib/core/chain-rules/blob-schedule'
 import { blobBaseFeeAt, blobFeeCaps, blobLevelCaps } from '../../lib/core/fee-math/blob-fees'
 import {
   BLOB_FORECAST_HORIZONS,
   BLOB_QUANTILES,
   blobForecast,
   blobForecastRuns,
-  calcExcessBlobGas,
   type BlobForecastRuns,
 } from '../../lib/core/fee-math/blob-forecast'
 import { LEVEL_SETTINGS } from '../../lib/core/fee-math/estimator'
 import type { Urgency } from '../../lib/core/types'
 import type { BlobWindow } from './blob-csv'
+import { inferBaseFees } from './base-fee-inference'
 import { coverageRows, median, newCoverage, ratio, SERVICE_WINDOW, tally, type Coverage, type ForecastRow } from './forecast-trials'
 
 /** Coverage counts ties by the forecast's own mass (see tallyTies); the `AtOrUnder` shares count a tie as covered. */
@@ -38,33 +37,6 @@ export type BlobMaxFeeRow = {
   medianBoundOverNext: number
 }
 export type BlobBacktest = { blobForecast: BlobForecastRow[]; blobMaxFee: BlobMaxFeeRow[]; trials: number }
-
-/**
- * The execution base fee of each block as far as the blob data tells it: the previous block's estimate, moved
- * just enough to agree with the block's branch (0 before the first bound): the reserve branch says
- * base fee > 16 × the blob base fee, the plain one (where the two differ) says ≤.
- */
-export function inferBaseFees(w: BlobWindow, schedule: BlobSchedule): bigint[] {
-  const n = w.numbers.length
-  const out: bigint[] = new Array<bigint>(n).fill(0n)
-  let x = 0n
-  for (let i = 0; i < n; i++) {
-    const child = i + 1 < n ? blobForkAt(schedule, w.timestamps[i + 1]!) : undefined
-    if (child?.reservePrice) {
-      const used = BigInt(w.blobCounts[i]!) * GAS_PER_BLOB
-      const plain = calcExcessBlobGas({ ...child, reservePrice: false }, w.excess[i]!, used, 0n)
-      const reserve = calcExcessBlobGas({ ...child, reservePrice: true }, w.excess[i]!, used, 1n << 120n)
-      // the parent's blob base fee as the child's rule prices it (go-ethereum calcExcessBlobGas: the child's config)
-      const edge = 16n * blobBaseFeeAt(w.excess[i]!, child.params.updateFraction)
-      if (plain !== reserve) {
-        if (plain === w.excess[i + 1]) x = x > edge ? edge : x
-        else if (reserve === w.excess[i + 1] && x <= edge) x = edge + 1n
-      }
-    }
-    out[i] = x
-  }
-  return out
-}
 
 /** How many of the sorted runs' blob base fees are below `fee` (`strict`) or at most `fee`. */
 function runsAtOrUnder(sorted: Float64Array, fraction: bigint, fee: bigint, strict: boolean): number {

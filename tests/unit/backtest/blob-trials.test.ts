@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { blobScheduleOf, GAS_PER_BLOB, type BlobFork, type BlobSchedule } from '@/lib/core/chain-rules/blob-schedule'
 import { calcExcessBlobGas } from '@/lib/core/fee-math/blob-forecast'
 import type { BlobWindow } from '@/scripts/backtest/blob-csv'
-import { blobBacktest, inferBaseFees } from '@/scripts/backtest/blob-trials'
+import { blobBacktest } from '@/scripts/backtest/blob-trials'
 import { createRandom } from '@/scripts/devnet/traffic-model'
 
 const mainnet = blobScheduleOf(1) as BlobSchedule
@@ -36,33 +36,6 @@ describe('blob backtest', () => {
       expect(r.p99Coverage).toBeCloseTo(0.995, 9)
       expect([r.p50AtOrUnder, r.p90AtOrUnder, r.p99AtOrUnder]).toEqual([1, 1, 1])
     }
-  })
-
-  test('behavior: on a chain where the reserve price binds part of the time, the base fee inferred from the blob data tracks the real one', () => {
-    const rnd = createRandom(3)
-    const n = 3_000
-    const counts = Array.from({ length: n }, () => Math.floor(rnd() * 22))
-    // a base fee wandering ±3% a block around 0.05 gwei: the reserve (÷ 16) binds part of the time
-    const baseFees: bigint[] = []
-    let b = 50_000_000
-    for (let i = 0; i < n; i++) baseFees.push(BigInt(Math.round((b *= 1 + (rnd() - 0.5) * 0.06))))
-    const w = chain(fork('BPO2').activatesAt + 86_400, counts, baseFees, 60_000_000n)
-    const f = fork('BPO2')
-    const reserveBlocks = counts.filter((c, i) => {
-      if (i + 1 >= n) return false
-      const reserve = calcExcessBlobGas(f, w.excess[i]!, BigInt(c) * GAS_PER_BLOB, 1n << 120n)
-      const plain = calcExcessBlobGas({ ...f, reservePrice: false }, w.excess[i]!, BigInt(c) * GAS_PER_BLOB, 0n)
-      return reserve !== plain && w.excess[i + 1] === reserve
-    }).length
-    expect(reserveBlocks).toBeGreaterThan(n / 10)
-    const inferred = inferBaseFees({ ...w, baseFees: null }, mainnet)
-    // after a warm-up, |ln(inferred ÷ real)|: the median within 5%, nine blocks in ten within 15%
-    const errors = inferred
-      .slice(200)
-      .map((x, i) => Math.abs(Math.log(Number(x) / Number(baseFees[i + 200]!))))
-      .sort((x, y) => x - y)
-    expect(errors[Math.floor(errors.length / 2)]!).toBeLessThan(0.05)
-    expect(errors[Math.floor(errors.length * 0.9)]!).toBeLessThan(0.15)
   })
 
   test('behavior: without a base-fee column the next block is judged with the estimate through its own branch, as the service knows its base fee: horizon 2 as covered as with the real base fee', () => {
