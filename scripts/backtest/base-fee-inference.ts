@@ -8,7 +8,8 @@
  * Between blocks the base fee moves by at most 12.5% either way (EIP-1559's BASE_FEE_MAX_CHANGE_DENOMINATOR
  * of 8). A grid filter over ln(base fee) carries the probability of each value: each block it spreads by a
  * step (STEP_MODELS), then keeps only the side the block's branch allows. The estimate is the median of
- * what is left, so it sits inside the feasible range rather than on its edge.
+ * what is left, moved onto the block's own side where the grid's 1% bins put it across (then it sits on
+ * the edge), and until the evidence has bounded the base fee from both sides, the bound itself.
  *
  * The step model is not assumed: a filter runs for each of STEP_MODELS, and each block's estimate comes from
  * the one under which the branches seen so far were likeliest (the product of each branch's predicted
@@ -25,7 +26,7 @@ import type { BlobWindow } from './blob-csv'
  * share `wide` of steps up to EIP-1559's whole 12.5% (a heavy-tailed walk: mostly small moves, now and
  * then a full block's). Every narrow width with every wide share.
  */
-export const STEP_MODELS = [0.01, 0.02, 0.03, 0.05].flatMap((narrow) => [0, 0.05, 0.2].map((wide) => ({ narrow, wide })))
+const STEP_MODELS = [0.01, 0.02, 0.03, 0.05].flatMap((narrow) => [0, 0.05, 0.2].map((wide) => ({ narrow, wide })))
 
 /** The grid: ln(wei) from 1 wei to 10^13 wei (10,000 gwei) in steps of 1%. */
 const LN_LO = 0
@@ -71,8 +72,9 @@ function newFilter(narrow: number, wide: number): Filter {
 
 /** One block's move: every bin's probability spread over the bins a step can reach, evenly within each kernel. */
 function spread(f: Filter): void {
-  const from = Math.max(0, f.from - f.up)
-  const to = Math.min(BINS, f.to + f.down)
+  // a step moves a bin down by at most `down` bins and up by at most `up`
+  const from = Math.max(0, f.from - f.down)
+  const to = Math.min(BINS, f.to + f.up)
   f.sums[from] = 0
   for (let j = from; j < to; j++) f.sums[j + 1] = f.sums[j]! + (j >= f.from && j < f.to ? f.p[j]! : 0)
   for (let j = from; j < to; j++) {
@@ -93,12 +95,14 @@ function spread(f: Filter): void {
 /** Keeps the bins below `cut` (`below`) or from it on, adding the log of the kept share; a branch it calls impossible is ignored. */
 function observe(f: Filter, cut: number, below: boolean): void {
   let kept = 0
-  for (let j = f.from; j < f.to; j++) if (below === j < cut) kept += f.p[j]!
-  if (kept <= 0) {
-    f.ll += Math.log(NEGLIGIBLE)
-    return
+  let total = 0
+  for (let j = f.from; j < f.to; j++) {
+    total += f.p[j]!
+    if (below === j < cut) kept += f.p[j]!
   }
-  f.ll += Math.log(kept)
+  // the branch's predicted probability: a filter that called it impossible scores no better than a tiny share
+  f.ll += Math.log(Math.max(total > 0 ? kept / total : 0, NEGLIGIBLE))
+  if (kept <= 0) return
   let from = f.to
   let to = f.from
   for (let j = f.from; j < f.to; j++) {
@@ -127,6 +131,11 @@ export function inferBaseFees(w: BlobWindow, schedule: BlobSchedule): bigint[] {
   const out: bigint[] = new Array<bigint>(n).fill(0n)
   const filters = STEP_MODELS.map((m) => newFilter(m.narrow, m.wide))
   let seen = false
+  // until both sides have been seen the filter's median is the prior's (1 wei … 10^13 wei) as much as the
+  // evidence's: the estimate is then the bound itself, moved only as far as each block demands
+  let above = false
+  let below = false
+  let bound = 0n
   for (let i = 0; i < n; i++) {
     // a flat prior stays flat: nothing moves until the first branch tells something
     if (seen) for (const f of filters) spread(f)
@@ -146,8 +155,19 @@ export function inferBaseFees(w: BlobWindow, schedule: BlobSchedule): bigint[] {
       const cut = Math.min(BINS, Math.max(0, Math.floor((Math.log(Number(side.edge)) - LN_LO) / BIN) + 1))
       for (const f of filters) observe(f, cut, !side.above)
       seen = true
+      if (side.above) {
+        above = true
+        if (bound <= side.edge) bound = side.edge + 1n
+      } else {
+        below = true
+        if (bound > side.edge) bound = side.edge
+      }
     }
     if (!seen) continue
+    if (!above || !below) {
+      out[i] = bound
+      continue
+    }
     const best = filters.reduce((a, b) => (b.ll > a.ll ? b : a))
     let x = BigInt(Math.round(medianOf(best)))
     // the grid's 1% bins can put a median across the edge it was cut at: the block's own side wins

@@ -36,7 +36,13 @@ export type BlobMaxFeeRow = {
   medianOverNext: number
   medianBoundOverNext: number
 }
-export type BlobBacktest = { blobForecast: BlobForecastRow[]; blobMaxFee: BlobMaxFeeRow[]; trials: number }
+export type BlobBacktest = {
+  blobForecast: BlobForecastRow[]
+  blobMaxFee: BlobMaxFeeRow[]
+  trials: number
+  /** Where the execution base fee came from: the file's column, or inferred from the blob data. */
+  baseFee: 'column' | 'inferred'
+}
 
 /** How many of the sorted runs' blob base fees are below `fee` (`strict`) or at most `fee`. */
 function runsAtOrUnder(sorted: Float64Array, fraction: bigint, fee: bigint, strict: boolean): number {
@@ -106,7 +112,8 @@ export function blobBacktest(
       blockIntervalMs: w.intervalMs,
       // the next block's base fee, as the service reads it (eth_feeHistory's last entry). Inferred, it is the
       // estimate through the next block's own branch: which side of 16 × its blob base fee the base fee sits on,
-      // something the service knows at the head (both fees), while the next block's blobs stay unknown
+      // something the service knows at the head (both fees). Where that block is full (or the excess resets)
+      // its branch shows nothing and the estimate is the filter's guess: the service would know the side there
       baseFee: baseFees[h + 1]!,
       baseFees: baseFees.slice(h - history + 1, h + 1),
     }
@@ -138,6 +145,7 @@ export function blobBacktest(
   }
   return {
     trials,
+    baseFee: w.baseFees ? 'column' : 'inferred',
     blobForecast: coverageRows(cover).map((r, i) => ({
       ...r,
       p50AtOrUnder: plain[i]!.p50 / plain[i]!.n,
@@ -165,7 +173,7 @@ export function formatBlobBacktest(name: string, w: BlobWindow, b: BlobBacktest)
   const pct = (x: number) => (Number.isNaN(x) ? '—' : `${(x * 100).toFixed(1)}%`)
   const times = (x: number) => (Number.isNaN(x) ? '—' : `${x.toFixed(3)}×`)
   const out = [
-    `\n## ${name}: ${w.numbers.length} blocks (${w.numbers[0]}–${w.numbers.at(-1)}), ${w.intervalMs} ms interval, ${b.trials} trials`,
+    `\n## ${name}: ${w.numbers.length} blocks (${w.numbers[0]}–${w.numbers.at(-1)}), ${w.intervalMs} ms interval, ${b.trials} trials, base fee ${b.baseFee === 'column' ? "from the file's column" : 'inferred from the blob data'}`,
     `\n### blob base fee forecast: coverage of each quantile, ties split by the forecast's mass (at or under, a tie covered) (p99 is the ${BLOB_QUANTILES.p99} quantile)\n`,
     '| horizon | trials | p50 | p90 | p99 | median p99 ÷ next |',
     '|---|---|---|---|---|---|',

@@ -78,7 +78,7 @@ describe('base fee inferred from blob data', () => {
     }
   })
 
-  test('behavior: an estimate depends on no later block (a trial at a head sees only what the service could know)', () => {
+  test("behavior: an estimate depends on no later block's branch (the filter runs forward only)", () => {
     const w = chain(13, 1_500, 0.05)
     const full = inferBaseFees({ ...w, baseFees: null }, mainnet)
     const m = 900
