@@ -40,7 +40,7 @@ export type BlobBacktest = {
   blobForecast: BlobForecastRow[]
   blobMaxFee: BlobMaxFeeRow[]
   trials: number
-  /** Where the execution base fee came from: the file's column, or inferred from the blob data. */
+  /** Where the execution base fee came from: the file's column, or inferred from the blob data (only EIP-7918 reads it). */
   baseFee: 'column' | 'inferred'
 }
 
@@ -173,7 +173,7 @@ export function formatBlobBacktest(name: string, w: BlobWindow, b: BlobBacktest)
   const pct = (x: number) => (Number.isNaN(x) ? '—' : `${(x * 100).toFixed(1)}%`)
   const times = (x: number) => (Number.isNaN(x) ? '—' : `${x.toFixed(3)}×`)
   const out = [
-    `\n## ${name}: ${w.numbers.length} blocks (${w.numbers[0]}–${w.numbers.at(-1)}), ${w.intervalMs} ms interval, ${b.trials} trials, base fee ${b.baseFee === 'column' ? "from the file's column" : 'inferred from the blob data'}`,
+    `\n## ${name}: ${w.numbers.length} blocks (${w.numbers[0]}–${w.numbers.at(-1)}), ${w.intervalMs} ms interval, ${b.trials} trials, base fee ${b.baseFee === 'column' ? "from the file's column" : 'inferred from the blob data (read only where EIP-7918 is active)'}`,
     `\n### blob base fee forecast: coverage of each quantile, ties split by the forecast's mass (at or under, a tie covered) (p99 is the ${BLOB_QUANTILES.p99} quantile)\n`,
     '| horizon | trials | p50 | p90 | p99 | median p99 ÷ next |',
     '|---|---|---|---|---|---|',
