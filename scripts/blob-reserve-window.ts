@@ -4,25 +4,23 @@
  * base-fee path, the excess recomputed by the protocol), with the columns `npm run backtest` reads as a blob
  * window: block_number, timestamp, blob_count, excess_blob_gas, basefee_wei.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
-import { gunzipSync } from 'node:zlib'
-import { readBaseFeeCsv } from './backtest/base-fee-csv'
-import { readBlobCsv } from './backtest/blob-csv'
+import { writeFileSync } from 'node:fs'
+import { InputFileError, loadBaseFeeCsv, loadBlobCsv } from './backtest/datasets'
 import { withBaseFeePath } from './backtest/blob-reserve'
+import { parseCommandLine, usageExit } from './cli/cli-args'
 
-const { values } = parseArgs({ options: { blobs: { type: 'string' }, 'base-fees': { type: 'string' }, out: { type: 'string' } } })
-if (!values.blobs || !values['base-fees'] || !values.out) {
-  console.error(
-    'usage: npm run blob-reserve-window -- --blobs <blob window.csv[.gz]> --base-fees <base-fee window.csv[.gz]> --out <file.csv>',
-  )
-  process.exit(2)
+const usage = 'usage: npm run blob-reserve-window -- --blobs <blob window.csv[.gz]> --base-fees <base-fee window.csv[.gz]> --out <file.csv>'
+const { values } = parseCommandLine(usage, { blobs: { type: 'string' }, 'base-fees': { type: 'string' }, out: { type: 'string' } })
+if (!values.blobs || !values['base-fees'] || !values.out) usageExit(usage)
+let w
+try {
+  w = withBaseFeePath(loadBlobCsv(values.blobs), loadBaseFeeCsv(values['base-fees']).baseFees)
+} catch (err) {
+  // an InputFileError names its file and what is wrong with it: one line, exit code 1
+  if (!(err instanceof InputFileError)) throw err
+  console.error(`blob-reserve-window: ${err.message}`)
+  process.exit(1)
 }
-const text = (path: string) => {
-  const raw = readFileSync(path)
-  return (path.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')
-}
-const w = withBaseFeePath(readBlobCsv(text(values.blobs)), readBaseFeeCsv(text(values['base-fees'])).baseFees)
 const lines = ['block_number,timestamp,blob_count,excess_blob_gas,basefee_wei']
 for (let i = 0; i < w.numbers.length; i++)
   lines.push(`${w.numbers[i]},${w.timestamps[i]},${w.blobCounts[i]},${w.excess[i]},${w.baseFees![i]}`)

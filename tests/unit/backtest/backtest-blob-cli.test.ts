@@ -15,8 +15,12 @@ import { createRandom } from '@/scripts/devnet/traffic-model'
 const dir = mkdtempSync(join(tmpdir(), 'backtest-blob-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const backtest = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backtest.ts', ...args], { encoding: 'utf8', timeout: 120_000 })
+const script =
+  (file: string) =>
+  (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', file, ...args], { encoding: 'utf8', timeout: 120_000 })
+const backtest = script('scripts/backtest.ts')
+const reserveWindow = script('scripts/blob-reserve-window.ts')
 
 function blobCsv(): string {
   const bpo2 = (blobScheduleOf(1) as BlobSchedule).find((f) => f.name === 'BPO2')!
@@ -81,6 +85,47 @@ describe('npm run backtest -- <blob window.csv>', () => {
       const b = read(hidden)
       expect(b.baseFee).toBe('inferred')
       expect(b.trials).toBe(a.trials)
+    },
+  )
+})
+
+describe('npm run blob-reserve-window', () => {
+  test(
+    'default: joins a blob window with a base-fee path into a blob window the backtest reads with its base fee',
+    { timeout: 240_000 },
+    () => {
+      // the blob window's own base fees as the path: scaled so the first ÷ 16 is the first blob base fee
+      const rows = readFileSync(csvFile, 'utf8').trim().split('\n').slice(1)
+      const baseFeeFile = join(dir, 'base-fees.csv')
+      writeFileSync(
+        baseFeeFile,
+        ['block_number,timestamp,basefee_wei', ...rows.map((r) => r.split(',')).map((c) => `${c[0]},${c[1]},${c[4]}`)].join('\n') + '\n',
+      )
+      const out = join(dir, 'joined.csv')
+      const run = reserveWindow('--blobs', csvFile, '--base-fees', baseFeeFile, '--out', out)
+      expect(run.status, run.stderr).toBe(0)
+      expect(run.stdout).toMatch(/wrote .*joined\.csv: 700 blocks/)
+      const joined = readFileSync(out, 'utf8').trim().split('\n')
+      expect(joined[0]).toBe('block_number,timestamp,blob_count,excess_blob_gas,basefee_wei')
+      expect(joined).toHaveLength(701)
+      const json = join(dir, 'joined.json')
+      const bt = backtest(out, '--every', '50', '--json', json)
+      expect(bt.status, bt.stderr).toBe(0)
+      expect((JSON.parse(readFileSync(json, 'utf8')) as BlobReport).baseFee).toBe('column')
+    },
+  )
+
+  test(
+    'errors: a missing file is one line naming it and exit code 1; a missing option prints the usage, exit code 2',
+    { timeout: 120_000 },
+    () => {
+      const missing = join(dir, 'no-such.csv')
+      const run = reserveWindow('--blobs', missing, '--base-fees', missing, '--out', join(dir, 'x.csv'))
+      expect(run.status).toBe(1)
+      expect(run.stderr.trim()).toBe(`blob-reserve-window: ${missing}: no such file`)
+      const usage = reserveWindow('--blobs', csvFile)
+      expect(usage.status).toBe(2)
+      expect(usage.stderr).toMatch(/^usage: npm run blob-reserve-window -- --blobs/)
     },
   )
 })
