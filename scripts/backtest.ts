@@ -22,6 +22,7 @@ import type { Recording } from './record/recording'
 import { blobBacktest, formatBlobBacktest, type BlobBacktest } from './backtest/blob-trials'
 import type { BlobWindow } from './backtest/blob-csv'
 import { parseCommandLine, usageExit } from './cli/cli-args'
+import { runConfidenceBacktest, type ConfidenceRow } from '../lib/core/evaluation/confidence-backtest'
 
 const usage =
   'usage: npm run backtest -- <recording.jsonl[.gz] | window.csv[.gz] | shared> [--strategy a,b] [--judge lenient,moderate,strict] [--lag 0,1,2] [--chain id] [--json out.json] [--shared dir] [--every n] [--infer-base-fee]'
@@ -98,7 +99,7 @@ const inputs = args.flatMap((a) => {
     process.exit(1)
   }
 })
-const results: BacktestResult[] = []
+const results: (BacktestResult & { confidence?: ConfidenceRow[] })[] = []
 const forecasts: ForecastReport[] = []
 const blobs: (BlobBacktest & { name: string })[] = []
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`)
@@ -129,6 +130,27 @@ function verdict(r: BacktestResult): string {
     out.push(line)
   }
   return out.join('; ')
+}
+
+/**
+ * The confidence levels against their bands: included at least c − 2 points, at most c + 5 unless the tip was the
+ * chain's floor in most trials (nothing cheaper was on offer), and a higher confidence never asking a lower tip.
+ */
+function confidenceVerdict(rows: ConfidenceRow[]): string {
+  const out: string[] = []
+  for (const r of rows) {
+    if (r.trials === 0) continue
+    const share = 100 * r.includedShare
+    if (share < r.confidence - 2) out.push(`${r.confidence} MISSES its floor (${share.toFixed(1)}% < ${r.confidence - 2}%)`)
+    else if (share > r.confidence + 5 && r.atFloorShare < 0.5)
+      out.push(`${r.confidence} overshoots (${share.toFixed(1)}% > ${r.confidence + 5}%, tip above the chain floor)`)
+  }
+  const sorted = [...rows].sort((a, b) => a.confidence - b.confidence)
+  for (const [i, r] of sorted.entries()) {
+    const lower = sorted[i - 1]
+    if (lower && (r.medianTipGwei ?? 0) < (lower.medianTipGwei ?? 0)) out.push(`${r.confidence} asks less than ${lower.confidence}`)
+  }
+  return out.length ? out.join('; ') : 'every level within its band (c − 2 … c + 5 points, or at the chain floor)'
 }
 
 for (const input of inputs) {
@@ -168,7 +190,12 @@ for (const input of inputs) {
         judge,
         lagBlocks: lag,
       })
-      results.push(result)
+      // the confidence levels (GET /gasprices/blockprices), judged on the next block alone
+      const confidence =
+        mode === 'fees'
+          ? runConfidenceBacktest({ blocks, intervalMs, chainId: recording.header.chainId, judge, lagBlocks: lag })
+          : undefined
+      results.push(confidence ? { ...result, confidence } : result)
       const trials = Math.max(0, ...result.metrics.map((m) => m.trials))
       console.log(
         `\n### ${mode === 'fees' ? `judge ${judge.name} (${judge.description}), ` : ''}serving lag ${lag} block${lag === 1 ? '' : 's'}: up to ${trials} trials`,
@@ -186,6 +213,18 @@ for (const input of inputs) {
         console.log(
           `| ${m.strategy} | ${m.level} | ${m.trials} | ${m.promisedBlocks} | ${pct(m.inclusionRate)} | ${points(m)} | ${pct(m.medianOverpayment)} | ${pct(m.p90Overpayment)} | ${num(m.meanWaitBlocks, 2)} | ${num(m.medianGapGwei, 4)} | ${num(m.p99GapGwei, 4)} |`,
         )
+      }
+      if (confidence && confidence.some((c) => c.trials > 0)) {
+        console.log(`\nconfidence levels (fees sent at block N, included in block N+1): ${confidenceVerdict(confidence)}`)
+        console.log(
+          '| confidence | trials | included | vs confidence (points) | median tip (gwei) | median overpay | tip at the chain floor |',
+        )
+        console.log('|---|---|---|---|---|---|---|')
+        for (const c of confidence) {
+          console.log(
+            `| ${c.confidence} | ${c.trials} | ${pct(c.includedShare)} | ${(100 * c.includedShare - c.confidence >= 0 ? '+' : '−') + Math.abs(100 * c.includedShare - c.confidence).toFixed(1)} | ${num(c.medianTipGwei, 4)} | ${c.medianOverpayPct === null ? '—' : `${c.medianOverpayPct.toFixed(1)}%`} | ${pct(c.atFloorShare)} |`,
+          )
+        }
       }
     }
   }

@@ -34,6 +34,8 @@ export type FeeWindow = {
   headExtraData?: string
   /** The head block's gas limit (decimal): no transaction on the chain can use more. */
   headGasLimit?: string
+  /** How many transactions the head block holds (from the header read's transaction hashes). */
+  headTransactionCount?: number
   /** What the chain's predeploys reported at the head for the L1 part of a transaction's cost (OP-stack, Arbitrum). */
   l1Fee?: L1FeeParams
   /**

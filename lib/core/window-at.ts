@@ -13,8 +13,8 @@ export function windowAt(window: FeeWindow, block: number): FeeWindow | undefine
   if (cut < 0 || block < window.oldestBlock) return undefined
   const keep = window.baseFeePerGas.length - cut
   const blobs = window.baseFeePerBlobGas
-  // the head's blob header fields are the head's alone
-  const { headExcessBlobGas: _excess, headBlobGasUsed: _used, ...rest } = window
+  // the head's blob header fields and transaction count are the head's alone
+  const { headExcessBlobGas: _excess, headBlobGasUsed: _used, headTransactionCount: _count, ...rest } = window
   return {
     ...rest,
     headNumber: block,

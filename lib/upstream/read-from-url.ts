@@ -156,6 +156,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
       : {}),
     ...(headHeader.extraData ? { headExtraData: headHeader.extraData } : {}),
     ...(headHeader.gasLimit ? { headGasLimit: BigInt(headHeader.gasLimit).toString() } : {}),
+    ...(headHeader.transactions ? { headTransactionCount: headHeader.transactions.length } : {}),
     ...(l1Fee ? { l1Fee } : {}),
     ...(legacy ? { legacy: true as const } : {}),
     fetchedAt: Date.now(),

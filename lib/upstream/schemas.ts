@@ -22,6 +22,8 @@ export const RpcBlockHeaderSchema = z.object({
   /** EIP-4844 header fields (Cancun and later): the blob forecast's exact next excess. */
   excessBlobGas: Uint128Hex.nullish(),
   blobGasUsed: Uint128Hex.nullish(),
+  /** The block's transaction hashes (the header read asks for no bodies): only their count is kept. */
+  transactions: z.array(z.unknown()).nullish(),
   /** Up to 32 bytes on Ethereum; OP-stack chains carry their EIP-1559 parameters here (Holocene). */
   extraData: z
     .string()

@@ -29,22 +29,26 @@ export type Strategy = {
 const col = (p: number) => BACKTEST_PERCENTILES.indexOf(p as (typeof BACKTEST_PERCENTILES)[number])
 const reward = (b: BlockStats, p: number) => b.rewards[col(p)] ?? 0n
 
+/** What the live service would hold at a strategy's view: the last 500 blocks as eth_feeHistory reports them. */
+export function serviceFeeData(v: StrategyView): FeeData {
+  const window = v.blocks.slice(-500)
+  return {
+    baseFees: window.map((b) => b.baseFee),
+    nextBaseFee: v.nextBaseFee,
+    gasUsedRatio: window.map((b) => b.gasUsedRatio),
+    rewardPercentiles: [...REWARD_PERCENTILES],
+    // a block without any reward (no transactions) is an empty row, as the node sends it: the estimator leaves it out
+    rewards: window.map((b) => (b.rewards.every((r) => r === null) ? [] : REWARD_PERCENTILES.map((p) => reward(b, p)))),
+    blockIntervalMs: v.intervalMs,
+  }
+}
+
 /** Our estimator, fed exactly what the live service reads (the last 500 blocks as eth_feeHistory reports them). */
 export const ours: Strategy = {
   name: 'ours',
   description: 'this service (lib/core/fee-math/estimator.ts)',
   suggest(v) {
-    const window = v.blocks.slice(-500)
-    const data: FeeData = {
-      baseFees: window.map((b) => b.baseFee),
-      nextBaseFee: v.nextBaseFee,
-      gasUsedRatio: window.map((b) => b.gasUsedRatio),
-      rewardPercentiles: [...REWARD_PERCENTILES],
-      // a block without any reward (no transactions) is an empty row, as the node sends it: the estimator leaves it out
-      rewards: window.map((b) => (b.rewards.every((r) => r === null) ? [] : REWARD_PERCENTILES.map((p) => reward(b, p)))),
-      blockIntervalMs: v.intervalMs,
-    }
-    const levels = estimateLevels(data, v.policy ?? chainFeePolicy(v.chainId))
+    const levels = estimateLevels(serviceFeeData(v), v.policy ?? chainFeePolicy(v.chainId))
     const out = {} as Record<Urgency, Suggestion>
     for (const l of ['low', 'medium', 'high'] as const) {
       out[l] = {
@@ -162,7 +166,8 @@ export type BacktestResult = {
   metrics: LevelMetrics[]
 }
 
-const quantile = (xs: number[], q: number): number | null => {
+/** The q-quantile (nearest rank) of xs, or null when empty. */
+export const quantile = (xs: number[], q: number): number | null => {
   if (xs.length === 0) return null
   const s = [...xs].sort((a, b) => a - b)
   const v = s[Math.max(1, Math.ceil(q * s.length)) - 1]

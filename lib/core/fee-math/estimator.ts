@@ -17,15 +17,27 @@ const TAIL_SAMPLES = 2
 
 /** How many recent blocks a level's tip looks at: the policy's tip window, at least what its quantile needs. */
 export function tipBlocks(level: Urgency, blockIntervalMs: number, tipWindowMs: number, available: number): number {
-  const { targetInclusion, maxWaitBlocks: w } = LEVEL_SETTINGS[level]
+  const { targetInclusion, maxWaitBlocks } = LEVEL_SETTINGS[level]
+  return inclusionTipBlocks({ targetInclusion, waitBlocks: maxWaitBlocks }, blockIntervalMs, tipWindowMs, available)
+}
+
+/** A promise on a tip: `targetInclusion` of transactions get in within `waitBlocks` blocks. */
+export type InclusionTarget = { targetInclusion: number; waitBlocks: number }
+
+/** How many recent blocks a target's tip looks at: the policy's tip window, at least what its quantile needs. */
+export function inclusionTipBlocks(target: InclusionTarget, blockIntervalMs: number, tipWindowMs: number, available: number): number {
+  const { targetInclusion, waitBlocks: w } = target
   const inTime = Math.ceil(tipWindowMs / Math.max(1, blockIntervalMs))
   const forQuantile = w - 1 + Math.ceil(TAIL_SAMPLES / (1 - targetInclusion) - 1e-9)
   return Math.max(0, Math.min(available, Math.max(inTime, forQuantile)))
 }
 
-/** A level's tip (wei): the target-inclusion quantile of the cheapest demanded tip of each run of W blocks (the level's wait). */
-function levelTip(demanded: readonly bigint[], level: Urgency): bigint {
-  const { targetInclusion, maxWaitBlocks: w } = LEVEL_SETTINGS[level]
+/**
+ * A target's tip (wei): the target-inclusion quantile of the cheapest demanded tip of each run of W blocks
+ * (the wait): a transaction with it gets in within W blocks as often as the recent runs would have let it.
+ */
+export function inclusionTip(demanded: readonly bigint[], target: InclusionTarget): bigint {
+  const { targetInclusion, waitBlocks: w } = target
   if (demanded.length === 0) return 0n
   const minima: bigint[] = []
   const runs = Math.max(1, demanded.length - w + 1)
@@ -141,26 +153,19 @@ export function levelBaseFeeCaps(model: ForecastModel, blockIntervalMs: number):
 }
 
 /**
- * The three levels, by the chain's fee policy: tip by levelTip over the chain's floor, max fee the level's
+ * The three levels, by the chain's fee policy: tip by inclusionTip over the chain's floor, max fee the level's
  * base-fee cap plus the tip; both fields hold low ≤ medium ≤ high.
  */
 export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_FEE_POLICY): Record<Urgency, LevelEstimate> {
-  const risePpm = maxBaseFeeRisePpm(policy, data.baseFees, data.nextBaseFee)
-  const model = fitForecast(
-    data.baseFees,
-    data.nextBaseFee,
-    { ...policy, maxBaseFeeRisePpm: risePpm },
-    forecastHorizonsFor(data.blockIntervalMs),
-  )
+  const model = levelForecastModel(data, policy)
   const caps = levelBaseFeeCaps(model, data.blockIntervalMs)
   const out = {} as Record<Urgency, LevelEstimate>
   let floorTip = policy.ignoresTips ? 0n : policy.minSuggestedPriorityFeeWei
   for (const level of ['low', 'medium', 'high'] as const) {
     const s = LEVEL_SETTINGS[level]
-    const blocks = tipBlocks(level, data.blockIntervalMs, policy.tipWindowMs, data.gasUsedRatio.length)
-    const start = data.gasUsedRatio.length - blocks
-    const demanded = data.gasUsedRatio.slice(start).map((_, j) => demandProxyAt(data, start + j))
-    const tip = policy.ignoresTips ? 0n : maxOf(levelTip(demanded, level), floorTip)
+    const target = { targetInclusion: s.targetInclusion, waitBlocks: s.maxWaitBlocks }
+    const blocks = inclusionTipBlocks(target, data.blockIntervalMs, policy.tipWindowMs, data.gasUsedRatio.length)
+    const tip = policy.ignoresTips ? 0n : maxOf(inclusionTip(recentDemand(data, blocks), target), floorTip)
     out[level] = {
       maxPriorityFeePerGas: tip,
       maxFeePerGas: caps[level] + tip,
@@ -170,6 +175,18 @@ export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_F
     floorTip = tip
   }
   return out
+}
+
+/** The base-fee forecast the caps are read from: the window's model within the chain's (or the observed) largest rise. */
+export function levelForecastModel(data: FeeData, policy: ChainFeePolicy = DEFAULT_FEE_POLICY): ForecastModel {
+  const risePpm = maxBaseFeeRisePpm(policy, data.baseFees, data.nextBaseFee)
+  return fitForecast(data.baseFees, data.nextBaseFee, { ...policy, maxBaseFeeRisePpm: risePpm }, forecastHorizonsFor(data.blockIntervalMs))
+}
+
+/** What the last `blocks` blocks of the window demanded of a newcomer (demandProxyAt), oldest first. */
+export function recentDemand(data: FeeData, blocks: number): bigint[] {
+  const start = data.gasUsedRatio.length - blocks
+  return data.gasUsedRatio.slice(start).map((_, j) => demandProxyAt(data, start + j))
 }
 
 /** Base fee statistics of the window, in wei. */
