@@ -3,7 +3,8 @@ import type { ChainFeePolicyOverride } from './core/chain-rules/chain-policy'
 import { processSingleton } from './runtime/process-singleton'
 import { DEFAULT_REDIS_TIMEOUT_MS } from './runtime/redis-timeout.mjs'
 import { parseGwei } from './core/units'
-import { ApiKeysSchema, MIN_SECRET_LENGTH } from './auth/api-keys-setting'
+import { ApiKeysSchema, MIN_SECRET_LENGTH, parseApiKeysText } from './auth/api-keys-setting'
+import { parsePublicKeysText } from './auth/public-keys-setting'
 
 /** The one place that reads process.env, parsed on first use: a misconfiguration fails the request, not the boot. */
 
@@ -76,10 +77,87 @@ function isLoopbackUrl(url: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host)
 }
 
+/** PUBLIC_API_KEYS validated by parsePublicKeysText; its message (safe: no key) becomes the issue's. */
+const PublicApiKeysSchema = z
+  .string()
+  .default('')
+  .superRefine((s, ctx) => {
+    try {
+      parsePublicKeysText(s)
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message, params: { safe: true } })
+    }
+  })
+
+/**
+ * CORS_ORIGINS: `*`, or comma-separated origins (`scheme://host[:port]`, no path, query or credentials), kept
+ * as browsers serialise them (lower case, no default port); unset or empty: CORS off.
+ */
+const CorsOriginsSchema = z
+  .string()
+  .optional()
+  .transform((s, ctx): '*' | string[] | undefined => {
+    const entries = (s ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)
+    if (entries.length === 0) return undefined
+    if (entries.includes('*')) {
+      if (entries.length > 1)
+        ctx.addIssue({ code: 'custom', message: 'CORS_ORIGINS is either * or a list of origins', params: { safe: true } })
+      return '*'
+    }
+    return entries.map((entry, i) => {
+      let url: URL | undefined
+      try {
+        url = new URL(entry)
+      } catch {
+        // reported below
+      }
+      const bare = url && /^https?:$/.test(url.protocol) && !url.username && !url.password && !url.search && !url.hash
+      if (!url || !bare || !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]+\/?$/i.test(entry)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `CORS_ORIGINS entry ${i + 1} is not an origin (http(s)://host[:port], no path)`,
+          params: { safe: true },
+        })
+        return entry
+      }
+      return url.origin
+    })
+  })
+
+/** No public key may be an API_KEYS key name, nor take one's name: `/v3/<API_KEYS key>/` must stay a 401. */
+function checkKeyOverlap(env: { API_KEYS: string; PUBLIC_API_KEYS: string }, ctx: z.RefinementCtx): void {
+  let names: Set<string>
+  let publicKeys: ReturnType<typeof parsePublicKeysText>
+  try {
+    names = new Set(parseApiKeysText(env.API_KEYS).map((e) => e.key))
+    publicKeys = parsePublicKeysText(env.PUBLIC_API_KEYS)
+  } catch {
+    return // reported by each variable's own schema
+  }
+  publicKeys.forEach((p, i) => {
+    if (names.has(p.key) || (p.name !== undefined && names.has(p.name)))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_API_KEYS'],
+        message: `PUBLIC_API_KEYS entry ${i + 1}: its key or name is an API_KEYS key name`,
+        params: { safe: true },
+      })
+  })
+}
+
 /** The settings the edge middleware reads (also in ServerEnvSchema, so a start validates them with the rest). */
 const EdgeEnvSchema = z.object({
   /** API_KEYS, validated (see parseApiKeysText in lib/auth/api-keys-setting.ts). */
   API_KEYS: ApiKeysSchema,
+  /** Keys that need no secret: `key` or `name:key` entries (parsePublicKeysText in lib/auth/public-keys-setting.ts). */
+  PUBLIC_API_KEYS: PublicApiKeysSchema,
+  /** The keyless tier: the read endpoints and the chain pages without credentials. Default false. */
+  PUBLIC_ACCESS: booleanFlag.transform((v) => v ?? false),
+  /** Origins whose pages may read the API's answers (CORS): `*`, a list, or undefined (off). */
+  CORS_ORIGINS: CorsOriginsSchema,
   /** Bearer token that opens /metrics; unset: /metrics answers 404. At least 16 characters. */
   METRICS_TOKEN: z.string().min(MIN_SECRET_LENGTH, `at least ${MIN_SECRET_LENGTH} characters`).optional(),
   /** Who may ask /readyz: `none` (anyone: load balancers probe without credentials) or `basic` (an API key). */
@@ -167,6 +245,8 @@ const ServerEnvSchema = EdgeEnvSchema.extend({
   FEED_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
   /** Default quota per API key. */
   RATE_LIMIT: RatePolicySchema.default({ limit: 1200, windowSeconds: 60 }),
+  /** Quota of the keyless tier (PUBLIC_ACCESS), per client address. */
+  PUBLIC_RATE_LIMIT: RatePolicySchema.default({ limit: 600, windowSeconds: 60 }),
   /** Per-key quotas: `key=requests/seconds` entries, comma-separated. */
   RATE_LIMITS: z
     .string()
@@ -213,6 +293,7 @@ const ServerEnvSchema = EdgeEnvSchema.extend({
   /** chainId → RPC URLs, from every RPC_URL_<chainId> variable. */
   rpcUrls: z.record(z.string().regex(/^[1-9]\d{0,15}$/), RpcUrlListSchema),
 }).superRefine((env, ctx) => {
+  checkKeyOverlap(env, ctx)
   if (env.ALLOW_INSECURE_RPC) return
   for (const [chainId, urls] of Object.entries(env.rpcUrls)) {
     if (urls.some((u) => u.startsWith('http://') && !isLoopbackUrl(u))) {
@@ -248,6 +329,7 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
     FEED_WARM_SECONDS: source.FEED_WARM_SECONDS || undefined,
     FEED_WAIT_MS: source.FEED_WAIT_MS || undefined,
     RATE_LIMIT: source.RATE_LIMIT || undefined,
+    PUBLIC_RATE_LIMIT: source.PUBLIC_RATE_LIMIT || undefined,
     RATE_LIMITS: source.RATE_LIMITS || undefined,
     REDIS_URL: source.REDIS_URL || undefined,
     REDIS_TIMEOUT_MS: source.REDIS_TIMEOUT_MS || undefined,
@@ -269,6 +351,9 @@ export function getServerEnv(source: EnvSource = process.env): ServerEnv {
 
 const edgeInput = (source: EnvSource) => ({
   API_KEYS: source.API_KEYS,
+  PUBLIC_API_KEYS: source.PUBLIC_API_KEYS,
+  PUBLIC_ACCESS: source.PUBLIC_ACCESS,
+  CORS_ORIGINS: source.CORS_ORIGINS || undefined,
   METRICS_TOKEN: source.METRICS_TOKEN || undefined,
   READYZ_AUTH: source.READYZ_AUTH || undefined,
   TRUST_PROXY: source.TRUST_PROXY,
@@ -294,6 +379,9 @@ const edgeMemo = processSingleton('edge-env', () => ({ current: undefined as { k
 export function getEdgeEnv(): EdgeEnv {
   const source: EnvSource = {
     API_KEYS: process.env.API_KEYS,
+    PUBLIC_API_KEYS: process.env.PUBLIC_API_KEYS,
+    PUBLIC_ACCESS: process.env.PUBLIC_ACCESS,
+    CORS_ORIGINS: process.env.CORS_ORIGINS,
     METRICS_TOKEN: process.env.METRICS_TOKEN,
     READYZ_AUTH: process.env.READYZ_AUTH,
     TRUST_PROXY: process.env.TRUST_PROXY,
@@ -301,13 +389,21 @@ export function getEdgeEnv(): EdgeEnv {
   }
   const key = JSON.stringify(source)
   if (edgeMemo.current?.key === key) return edgeMemo.current.env
-  const result = EdgeEnvSchema.safeParse(edgeInput(source))
+  const result = EdgeEnvSchema.superRefine(checkKeyOverlap).safeParse(edgeInput(source))
   if (!result.success) throw configError(result.error)
   edgeMemo.current = { key, env: result.data }
   return result.data
 }
 
-/** API_KEYS alone, for the edge middleware (a static reference, as getEdgeEnv). */
-export function getApiKeysSetting(): string {
-  return process.env.API_KEYS ?? ''
+/**
+ * What decides which callers exist (API_KEYS, PUBLIC_API_KEYS, PUBLIC_ACCESS), unparsed, for the handlers'
+ * identity check (lib/auth/identity.ts); static references, as getEdgeEnv. A malformed value names no caller.
+ */
+export function getIdentitySetting(): { apiKeys: string; publicApiKeys: string; publicAccess: boolean } {
+  const flag = process.env.PUBLIC_ACCESS
+  return {
+    apiKeys: process.env.API_KEYS ?? '',
+    publicApiKeys: process.env.PUBLIC_API_KEYS ?? '',
+    publicAccess: flag === 'true' || flag === '1',
+  }
 }

@@ -1,18 +1,46 @@
 import { loadApiKeys } from './api-keys'
 import { timingSafeEqual } from './constant-time'
+import { loadPublicKeys } from './public-keys'
+import { KEYLESS_NAME } from './public-keys-setting'
 import { processSingleton } from '../runtime/process-singleton'
 
-/** The verified caller, as the middleware forwards it to the handlers: `<key name>.<HMAC>`. */
+/** The verified caller, as the middleware forwards it to the handlers: `<caller>.<HMAC>`. */
 export const IDENTITY_HEADER = 'x-gas-api-identity'
+
+/**
+ * What decides which callers exist: API_KEYS (key:secret), PUBLIC_API_KEYS (keys without a secret) and
+ * PUBLIC_ACCESS (the keyless tier). A string is API_KEYS alone.
+ */
+export type IdentitySetting = string | { apiKeys: string; publicApiKeys?: string; publicAccess?: boolean }
+
+/**
+ * A caller of the keyless tier (PUBLIC_ACCESS): `public:<client address>`. No key name holds ':' (API_KEYS
+ * and PUBLIC_API_KEYS split at the first), so it never names a key.
+ */
+export const keylessIdentity = (address: string) => `${KEYLESS_NAME}:${address}`
+
+/** Whether an identity is the keyless tier's (rated per address under PUBLIC_RATE_LIMIT). */
+export const isKeyless = (identity: string) => identity.startsWith(`${KEYLESS_NAME}:`)
+
+/** How logs name a caller: its key's name, or `public` for the keyless tier (never its address). */
+export const logName = (identity: string) => (isKeyless(identity) ? KEYLESS_NAME : identity)
+
+const normalise = (s: IdentitySetting) =>
+  typeof s === 'string'
+    ? { apiKeys: s, publicApiKeys: '', publicAccess: false }
+    : { apiKeys: s.apiKeys, publicApiKeys: s.publicApiKeys ?? '', publicAccess: s.publicAccess ?? false }
+
+/** The setting as one string: the HMAC's material and the memo's key. */
+const materialOf = (s: ReturnType<typeof normalise>) => `${s.apiKeys}\0${s.publicApiKeys}\0${s.publicAccess}`
 
 const encoder = new TextEncoder()
 const keys = processSingleton('identity-keys', () => new Map<string, Promise<CryptoKey>>())
-/** Most identities remembered per API_KEYS setting (one per key name in use): beyond it the memory starts over. */
+/** Most identities remembered per setting (one per caller in use): beyond it the memory starts over. */
 const MAX_REMEMBERED = 1_000
 /**
- * Signed and verified identities under the current API_KEYS setting: a header is the same string
- * every time for a key name, so each is signed once and each exact header verified once (a forged
- * one is never remembered and pays the constant-time check every time).
+ * Signed and verified identities under the current setting: a header is the same string every time for a
+ * caller, so each is signed once and each exact header verified once (a forged one is never remembered and
+ * pays the constant-time check every time).
  */
 const memo = processSingleton('identity-memo', () => ({
   setting: '',
@@ -20,8 +48,8 @@ const memo = processSingleton('identity-memo', () => ({
   verified: new Map<string, string>(),
 }))
 
-function memoFor(apiKeysSetting: string) {
-  if (memo.setting !== apiKeysSetting) Object.assign(memo, { setting: apiKeysSetting, signed: new Map(), verified: new Map() })
+function memoFor(material: string) {
+  if (memo.setting !== material) Object.assign(memo, { setting: material, signed: new Map(), verified: new Map() })
   return memo
 }
 
@@ -30,53 +58,66 @@ function remember(map: Map<string, string>, key: string, value: string): void {
   map.set(key, value)
 }
 
-function hmacKey(apiKeysSetting: string): Promise<CryptoKey> {
-  let key = keys.get(apiKeysSetting)
+function hmacKey(material: string): Promise<CryptoKey> {
+  let key = keys.get(material)
   if (!key) {
     if (keys.size > 8) keys.clear()
     key = crypto.subtle
-      .digest('SHA-256', encoder.encode(`gas-api identity v1\0${apiKeysSetting}`))
-      .then((material) => crypto.subtle.importKey('raw', material, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']))
-    keys.set(apiKeysSetting, key)
+      .digest('SHA-256', encoder.encode(`gas-api identity v2\0${material}`))
+      .then((digest) => crypto.subtle.importKey('raw', digest, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']))
+    keys.set(material, key)
   }
   return key
 }
 
-async function mac(keyName: string, apiKeysSetting: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(apiKeysSetting), encoder.encode(keyName)))
+async function mac(identity: string, material: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(material), encoder.encode(identity)))
 }
 
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 
-/** The identity header's value for a verified key name. */
-export async function signIdentity(keyName: string, apiKeysSetting: string): Promise<string> {
-  const known = memoFor(apiKeysSetting).signed.get(keyName)
+/** The identity header's value for a verified caller (a key name, or keylessIdentity(address)). */
+export async function signIdentity(identity: string, setting: IdentitySetting): Promise<string> {
+  const material = materialOf(normalise(setting))
+  const known = memoFor(material).signed.get(identity)
   if (known !== undefined) return known
-  const signed = `${encodeURIComponent(keyName)}.${toHex(await mac(keyName, apiKeysSetting))}`
-  remember(memoFor(apiKeysSetting).signed, keyName, signed)
+  const signed = `${encodeURIComponent(identity)}.${toHex(await mac(identity, material))}`
+  if (!isKeyless(identity)) remember(memoFor(material).signed, identity, signed)
   return signed
 }
 
-/** The key name an identity header vouches for, or null when it is absent, malformed or forged. */
-export async function verifyIdentity(header: string | null, apiKeysSetting: string): Promise<string | null> {
-  if (!header || apiKeysSetting.trim() === '') return null
-  const known = memoFor(apiKeysSetting).verified.get(header)
+/** Whether the setting knows this caller: a name in API_KEYS or PUBLIC_API_KEYS, or the keyless tier when it is on. */
+async function exists(identity: string, s: ReturnType<typeof normalise>): Promise<boolean> {
+  if (isKeyless(identity)) return s.publicAccess
+  const [apiKeys, publicKeys] = await Promise.all([loadApiKeys(s.apiKeys).catch(() => []), loadPublicKeys(s.publicApiKeys).catch(() => [])])
+  return apiKeys.some((e) => e.key === identity) || publicKeys.some((e) => e.name === identity)
+}
+
+/**
+ * The caller an identity header vouches for (a key name, or keylessIdentity(address)), or null when it is
+ * absent, malformed, forged, or names no caller of the setting.
+ */
+export async function verifyIdentity(header: string | null, setting: IdentitySetting): Promise<string | null> {
+  const s = normalise(setting)
+  if (!header || (s.apiKeys.trim() === '' && s.publicApiKeys.trim() === '' && !s.publicAccess)) return null
+  const material = materialOf(s)
+  const known = memoFor(material).verified.get(header)
   if (known !== undefined) return known
   const dot = header.lastIndexOf('.')
   if (dot <= 0) return null
-  let keyName: string
+  let identity: string
   try {
-    keyName = decodeURIComponent(header.slice(0, dot))
+    identity = decodeURIComponent(header.slice(0, dot))
   } catch {
     return null
   }
   const given = header.slice(dot + 1)
   if (!/^[0-9a-f]{64}$/.test(given)) return null
-  const expected = toHex(await mac(keyName, apiKeysSetting))
+  const expected = toHex(await mac(identity, material))
   if (!timingSafeEqual(encoder.encode(given), encoder.encode(expected))) return null
-  // only a configured key: even a holder of the signing material cannot mint names (and quotas)
-  const entries = await loadApiKeys(apiKeysSetting).catch(() => [])
-  if (!entries.some((e) => e.key === keyName)) return null
-  remember(memoFor(apiKeysSetting).verified, header, keyName)
-  return keyName
+  // only a configured caller: even a holder of the signing material cannot mint names (and quotas)
+  if (!(await exists(identity, s))) return null
+  // keyless identities are one per address: not remembered, so addresses cannot flush the keys' entries
+  if (!isKeyless(identity)) remember(memoFor(material).verified, header, identity)
+  return identity
 }

@@ -7,3 +7,12 @@ export function hasMalformedEscape(pathname: string): boolean {
     return true
   }
 }
+
+/**
+ * Whether a path is one of the API's own answers (JSON, the stream, metrics, probes), not a page: these get
+ * the fixed policy that allows nothing, and CORS headers when CORS_ORIGINS is set.
+ */
+export const isApiPath = (path: string) =>
+  /^\/networks\/[^/]+\/./.test(path) ||
+  ['/v1/', '/v3/', '/gasprices/'].some((prefix) => path.startsWith(prefix)) ||
+  ['/chains', '/metrics', '/readyz', '/healthz', '/openapi.json'].includes(path)

@@ -29,15 +29,16 @@ function sharedCounters(): SlidingWindowCounters {
 }
 
 /**
- * Counts one request of the key against its quota (RATE_LIMITS, else RATE_LIMIT), in a sliding window
- * (lib/ratelimit/sliding-window.ts).
+ * Counts one request of the key against its quota, in a sliding window (lib/ratelimit/sliding-window.ts):
+ * an API key's (`tier` 'key') is RATE_LIMITS by its name, else RATE_LIMIT; the keyless tier's (`tier` 'public',
+ * `key` one per client address) is PUBLIC_RATE_LIMIT.
  * @returns the RateLimit-* headers for the answer
  * @throws RateLimitedError (429) when the quota is spent
  */
-export async function consumeRateLimit(key: string): Promise<Record<string, string>> {
+export async function consumeRateLimit(key: string, tier: 'key' | 'public' = 'key'): Promise<Record<string, string>> {
   const env = getServerEnv()
-  const own = Object.hasOwn(env.RATE_LIMITS, key) ? env.RATE_LIMITS[key] : undefined
-  const policy = own ?? env.RATE_LIMIT
+  const own = tier === 'key' && Object.hasOwn(env.RATE_LIMITS, key) ? env.RATE_LIMITS[key] : undefined
+  const policy = tier === 'public' ? env.PUBLIC_RATE_LIMIT : (own ?? env.RATE_LIMIT)
   let decision = unlimited(policy)
   if (policy.limit > 0) {
     if (env.REDIS_URL === undefined) decision = (await limiters.memory.check(key, policy)).decision
