@@ -20,6 +20,7 @@ const LAYERS = [
   ['lib/feed', 'lib/ratelimit'], // freshness and single-flight; quotas
   ['lib/fees'], // the service API the handlers and pages call
   ['lib/http'], // error → status, headers, identity, responses
+  ['lib/blocknative'], // Blocknative's Gas Platform dialect: a translation of lib/fees' answers, through lib/http's guard
   ['app', 'middleware.ts', 'instrumentation.ts'],
 ]
 const zones = LAYERS.flatMap((layer, i) =>

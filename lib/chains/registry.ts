@@ -17,6 +17,8 @@ export type ChainConfig = {
   nativeCurrency?: { symbol: string; decimals: number }
   /** The chain's fee rules: its row of lib/core/chain-rules/chain-policy.ts with CHAIN_FEE_POLICIES applied (default: the row). */
   feePolicy?: ChainFeePolicy
+  /** viem marks the chain a testnet. */
+  testnet?: boolean
   /** An OP-stack chain: the OP-stack policy row, or viem defines the GasPriceOracle predeploy (0x420…000F). */
   opStack?: boolean
   /** The L1 fee the chain charges beside gas, read from its predeploys (GasPriceOracle, L1Block; ArbGasInfo). */
@@ -64,6 +66,7 @@ export function buildChainRegistry(
       nativeCurrency: known ? { symbol: known.nativeCurrency.symbol, decimals: known.nativeCurrency.decimals } : undefined,
       feePolicy: chainFeePolicy(id, Object.hasOwn(overrides, String(id)) ? overrides[String(id)] : undefined, { opStack }),
       opStack,
+      ...(known?.testnet ? { testnet: true } : {}),
       ...(l1FeeRule ? { l1FeeRule } : {}),
       ...(!l1FeeRule && (known === undefined || L1_FEE_NOT_COMPUTED.has(id)) ? { unknownL1Fee: true } : {}),
     })

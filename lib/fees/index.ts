@@ -30,6 +30,11 @@ import {
 import type { Urgency } from '../core/types'
 import { formatGwei } from '../core/units'
 import { transactionCost, type TransactionCostQuery } from '../core/fee-math/transaction-cost'
+import { confidencePrices, type ConfidencePrice } from '../core/fee-math/confidence'
+import { forecastBaseFee } from '../core/fee-math/forecast'
+import { toFeeData } from '../core/fee-math/fee-data'
+import { withLiveParams } from '../core/chain-rules/chain-policy'
+import type { BlobFees } from '../core/fee-math/blob-fees'
 
 /** The feeds' settings of a configuration, built once per configuration object. */
 const feedSettings = processSingleton('feed-settings', () => new WeakMap<ServerEnv, FeedsSettings>())
@@ -334,4 +339,107 @@ export async function probeChains(): Promise<{
     if (r.status === 'rejected') errors.set(chains[i]!.id, r.reason instanceof Error ? r.reason.name : 'Error')
   })
   return { chainIds: chains.map((c) => c.id), windows: cachedWindows(), errors }
+}
+
+/** The blob fees of a window once (lib/core/fee-math/blob-fees.ts), null where it has none. */
+const blobsOf = perWindow('blob-fees', (window): BlobFees | null => {
+  try {
+    return blobFeesOf(window)
+  } catch {
+    return null
+  }
+})
+
+/** The highest confidence level: the ladder of every window is made up to it, once. */
+const TOP_CONFIDENCE = 99
+
+/**
+ * Per window, what the confidence answers are made of, in wei: each level 1…99 of the levels' model with a
+ * one-block wait (lib/core/fee-math/confidence.ts), the base-fee forecast's and the blob forecast's quantiles,
+ * and what the service read of the head. Made once per window, whatever levels a request asks.
+ */
+const confidenceOf = perWindow('confidence-report', (window, policy) => {
+  const data = toFeeData(window)
+  const live = withLiveParams(policy, window.headExtraData)
+  const ladder = confidencePrices(
+    data,
+    live,
+    Array.from({ length: TOP_CONFIDENCE }, (_, i) => i + 1),
+  )
+  const forecast = forecastBaseFee(data.baseFees, data.nextBaseFee, live)
+  const blobs = blobsOf(window, policy)
+  return {
+    ladder,
+    baseFeeForecast: forecast.horizons.map((h) => ({ blocks: h.blocks, p50: h.p50, p99: h.p99 })),
+    blob: blobs && {
+      nextBlobBaseFee: blobs.nextBlobBaseFee,
+      forecast: blobs.forecast.horizons.map((h) => ({ blocks: h.blocks, p50: h.p50, p99: h.p99 })),
+    },
+    maxPrice: highestPricePaid(data.baseFees, data.rewards, data.rewardPercentiles) ?? data.nextBaseFee,
+  }
+})
+
+/**
+ * The highest effective gas price (wei) the newest block with tip data paid: its base fee plus its 100th-percentile
+ * reward; null when no block of the window has one.
+ */
+function highestPricePaid(baseFees: readonly bigint[], rewards: readonly bigint[][], percentiles: readonly number[]): bigint | null {
+  const column = percentiles.indexOf(100)
+  if (column < 0) return null
+  for (let i = rewards.length - 1; i >= 0; i--) {
+    const top = rewards[i]?.[column]
+    if (top !== undefined && baseFees[i] !== undefined) return baseFees[i]! + top
+  }
+  return null
+}
+
+/** One window's confidence answers (wei) and what a response needs of it. */
+export type ConfidenceReport = {
+  meta: ReportMeta
+  /** The next block's base fee (head + 1): suggestedGasFees' estimatedBaseFee. */
+  nextBaseFee: bigint
+  /** Each asked level, in the order asked. */
+  prices: ConfidencePrice[]
+  /** The base fee of blocks head + 1 … head + 10: p50 and p99 of the forecast (GET baseFeeForecast). */
+  baseFeeForecast: { blocks: number; p50: bigint; p99: bigint }[]
+  /** Where the chain has blobs: the next blob base fee and its forecast (GET blobFees). */
+  blob: { nextBlobBaseFee: bigint; forecast: { blocks: number; p50: bigint; p99: bigint }[] } | null
+  /** How many transactions the head block holds, where the node said. */
+  headTransactionCount: number | null
+  /** The highest effective gas price the newest block with tip data paid (else the next base fee). */
+  maxPrice: bigint
+}
+
+/**
+ * The confidence answers of a supported EIP-1559 chain (GET /gasprices/…), from the same window as every endpoint.
+ * @param confidences integers in 1…99 (percent), answered in this order
+ * @throws UnsupportedChainError, FeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError
+ */
+export async function getConfidenceReport(chainId: number, confidences: readonly number[]): Promise<ConfidenceReport> {
+  const { window, policy, meta } = await servedWindow(chainId, { feeMarket: true })
+  const made = confidenceOf(window, policy)
+  return {
+    meta,
+    nextBaseFee: BigInt(window.nextBaseFeePerGas),
+    prices: confidences.map((c) => {
+      const price = made.ladder[c - 1]
+      if (!price) throw new RangeError(`confidence ${c} is not an integer in 1…${TOP_CONFIDENCE}`)
+      return price
+    }),
+    baseFeeForecast: made.baseFeeForecast,
+    blob: made.blob,
+    headTransactionCount: window.headTransactionCount ?? null,
+    maxPrice: made.maxPrice,
+  }
+}
+
+/** Each supported chain: its id, viem's name, and whether it takes blob transactions. */
+export function servedChains(): { chainId: number; name: string; testnet: boolean; blobs: boolean; opStack: boolean }[] {
+  return [...getChains().values()].map((c) => ({
+    chainId: c.id,
+    name: c.name,
+    testnet: c.testnet ?? false,
+    blobs: takesBlobTransactions(c.id),
+    opStack: c.opStack ?? false,
+  }))
 }
