@@ -97,7 +97,9 @@ export async function checkAccess(
     return { pass: false, status: 401, message: env.PUBLIC_API_KEYS.trim() ? MESSAGES.missingPublic : MESSAGES.missing }
   }
 
-  const known = basic !== undefined ? isRemembered(basic, env.API_KEYS) : rememberedFor(env.PUBLIC_API_KEYS).has(keys[0]!)
+  const knownNames = keys.map((k) => rememberedFor(env.PUBLIC_API_KEYS).get(k))
+  const known =
+    basic !== undefined ? isRemembered(basic, env.API_KEYS) : knownNames[0] !== undefined && knownNames.every((n) => n === knownNames[0])
   const blocked = known ? null : addressBlocked(address, env.AUTH_FAILURE_LIMIT)
   if (blocked !== null) return throttled(blocked)
 

@@ -93,3 +93,59 @@ describe('security settings', () => {
       expect(() => getServerEnv({ RPC_URL_1: remote })).toThrow(/RPC_URL_1/)
   })
 })
+
+describe('access settings (PUBLIC_API_KEYS, PUBLIC_ACCESS, PUBLIC_RATE_LIMIT, CORS_ORIGINS)', () => {
+  const KEY = '0123456789abcdef0123456789abcdef'
+
+  test('default: no public keys, no keyless tier (600/60 per address when on), CORS off', () => {
+    expect(getServerEnv({})).toMatchObject({
+      PUBLIC_API_KEYS: '',
+      PUBLIC_ACCESS: false,
+      PUBLIC_RATE_LIMIT: { limit: 600, windowSeconds: 60 },
+      CORS_ORIGINS: undefined,
+    })
+  })
+
+  test.each([
+    [{ CORS_ORIGINS: '*' }, '*'],
+    [{ CORS_ORIGINS: ' https://App.Example , http://localhost:5173/ ' }, ['https://app.example', 'http://localhost:5173']],
+    [{ CORS_ORIGINS: 'https://a.example:443' }, ['https://a.example']],
+    [{ CORS_ORIGINS: '' }, undefined],
+  ])('args: CORS_ORIGINS %o is kept as browsers send Origin: %o', (source, origins) => {
+    expect(getServerEnv(source).CORS_ORIGINS).toEqual(origins)
+  })
+
+  test('args: PUBLIC_API_KEYS, PUBLIC_ACCESS and PUBLIC_RATE_LIMIT', () => {
+    expect(getServerEnv({ PUBLIC_API_KEYS: `web:${KEY}`, PUBLIC_ACCESS: 'true', PUBLIC_RATE_LIMIT: '30/10' })).toMatchObject({
+      PUBLIC_API_KEYS: `web:${KEY}`,
+      PUBLIC_ACCESS: true,
+      PUBLIC_RATE_LIMIT: { limit: 30, windowSeconds: 10 },
+    })
+  })
+
+  test.each([
+    [{ CORS_ORIGINS: 'https://a.example/path' }, /CORS_ORIGINS entry 1 is not an origin/],
+    [{ CORS_ORIGINS: 'https://a.example?x=1' }, /CORS_ORIGINS entry 1 is not an origin/],
+    [{ CORS_ORIGINS: 'https://ok.example, a.example' }, /CORS_ORIGINS entry 2 is not an origin/],
+    [{ CORS_ORIGINS: 'ftp://a.example' }, /CORS_ORIGINS entry 1 is not an origin/],
+    [{ CORS_ORIGINS: 'https://user:pw@a.example' }, /CORS_ORIGINS entry 1 is not an origin/],
+    [{ CORS_ORIGINS: '*, https://a.example' }, /either \* or a list/],
+    [{ PUBLIC_ACCESS: 'yes' }, /PUBLIC_ACCESS/],
+    [{ PUBLIC_RATE_LIMIT: '10' }, /PUBLIC_RATE_LIMIT/],
+    [{ PUBLIC_API_KEYS: 'short-key' }, /PUBLIC_API_KEYS entry 1: the key is shorter than 16 characters/],
+    [{ PUBLIC_API_KEYS: `web:${KEY}/x` }, /PUBLIC_API_KEYS entry 1 \('web'\): the key holds other characters/],
+    [{ PUBLIC_API_KEYS: `${KEY},${KEY}` }, /PUBLIC_API_KEYS entry 2: the key is listed twice/],
+    [{ PUBLIC_API_KEYS: `public:${KEY}` }, /the name 'public' is the keyless tier's/],
+    [
+      { API_KEYS: 'alice:alice-secret-0123456789', PUBLIC_API_KEYS: `alice:${KEY}` },
+      /PUBLIC_API_KEYS entry 1: its key or name is an API_KEYS key name/,
+    ],
+    [
+      { API_KEYS: `${KEY}:alice-secret-0123456789`, PUBLIC_API_KEYS: KEY },
+      /PUBLIC_API_KEYS entry 1: its key or name is an API_KEYS key name/,
+    ],
+  ])('error: %o is refused, naming the variable, never a key', (source, names) => {
+    expect(() => getServerEnv(source)).toThrow(names)
+    expect(() => getServerEnv(source)).not.toThrow(new RegExp(KEY))
+  })
+})

@@ -118,7 +118,9 @@ export class RateLimitedError extends Error {
     readonly retryAfterSeconds: number,
     readonly headers: Record<string, string>,
   ) {
-    super(`Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key; retry in ${retryAfterSeconds} s.`)
+    super(
+      `Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key (keyless: this client address); retry in ${retryAfterSeconds} s.`,
+    )
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { IDENTITY_HEADER, signIdentity, verifyIdentity } from '@/lib/auth/identity'
+import { IDENTITY_HEADER, isKeyless, keylessIdentity, logName, signIdentity, verifyIdentity } from '@/lib/auth/identity'
 
 const SETTING =
   'alice:secret-one-of-alice, bob:sha256:' + 'a'.repeat(64) + ', a.b:s1-of-dotted-key, ключ:s2-of-cyrillic-key, x:y:s3-of-x-with-colon'
@@ -70,5 +70,42 @@ describe('handlers fail closed', () => {
       // API keys, verified identities included, do not open /metrics: only its bearer token does
       expect((await metricsResponse(new Request('http://x/metrics', { headers }))).status).toBe(401)
     }
+  })
+})
+
+describe('identity: public keys and the keyless tier', () => {
+  const WITH_PUBLIC = {
+    apiKeys: SETTING,
+    publicApiKeys: 'web:web-0123456789abcdef0123, 0123456789abcdef0123456789abcdef',
+    publicAccess: true,
+  }
+
+  test('behavior: a PUBLIC_API_KEYS name (given or derived) and a keyless address verify; only under the same setting', async () => {
+    const { defaultPublicKeyName } = await import('@/lib/auth/public-keys')
+    const derived = await defaultPublicKeyName('0123456789abcdef0123456789abcdef')
+    for (const caller of ['web', derived, keylessIdentity('203.0.113.7'), keylessIdentity('2001:db8::1'), 'alice'])
+      expect(await verifyIdentity(await signIdentity(caller, WITH_PUBLIC), WITH_PUBLIC)).toBe(caller)
+    const web = await signIdentity('web', WITH_PUBLIC)
+    expect(await verifyIdentity(web, { ...WITH_PUBLIC, publicApiKeys: 'web:another-key-0123456789' })).toBeNull()
+    // the keyless tier exists only while PUBLIC_ACCESS is on
+    const off = { ...WITH_PUBLIC, publicAccess: false }
+    expect(await verifyIdentity(await signIdentity(keylessIdentity('203.0.113.7'), off), off)).toBeNull()
+    expect(await verifyIdentity(await signIdentity('web-0123456789abcdef0123', WITH_PUBLIC), WITH_PUBLIC)).toBeNull()
+  })
+
+  test('behavior: with API_KEYS empty, public keys and the keyless tier still verify', async () => {
+    const only = { apiKeys: '', publicApiKeys: 'web:web-0123456789abcdef0123', publicAccess: true }
+    expect(await verifyIdentity(await signIdentity('web', only), only)).toBe('web')
+    expect(await verifyIdentity(await signIdentity(keylessIdentity('::1'), only), only)).toBe(keylessIdentity('::1'))
+    const keyless = { apiKeys: '', publicAccess: true }
+    expect(await verifyIdentity(await signIdentity(keylessIdentity('::1'), keyless), keyless)).toBe(keylessIdentity('::1'))
+    expect(await verifyIdentity(await signIdentity('web', keyless), keyless)).toBeNull()
+  })
+
+  test('behavior: logs name the keyless tier `public`, never its address; a key by its name', () => {
+    expect(logName(keylessIdentity('203.0.113.7'))).toBe('public')
+    expect(isKeyless(keylessIdentity('203.0.113.7'))).toBe(true)
+    expect(logName('web')).toBe('web')
+    expect(isKeyless('public-0123456789ab')).toBe(false)
   })
 })
