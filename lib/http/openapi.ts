@@ -29,6 +29,16 @@ import {
   TrendSchema,
   UrgencyLevelSchema,
 } from '../core/contract/schemas'
+import {
+  BaseFeeEstimatesSchema,
+  BlockPriceSchema,
+  BlockPricesSchema,
+  BlocknativeChainSchema,
+  BlocknativeChainsSchema,
+  EstimatedBaseFeeSchema,
+  EstimatedPriceSchema,
+  GweiNumberSchema,
+} from '../core/contract/blocknative-schemas'
 import { REASON_PHRASES } from './reason-phrases'
 import { REPLACEMENT_QUERY_PARAMETERS } from './replacement-query'
 
@@ -72,6 +82,14 @@ const SCHEMAS = {
   ChainReadiness: ChainReadinessSchema,
   Ready: ReadySchema,
   NotReadyBody: NotReadyBodySchema,
+  GweiNumber: GweiNumberSchema,
+  EstimatedPrice: EstimatedPriceSchema,
+  BlockPrice: BlockPriceSchema,
+  EstimatedBaseFee: EstimatedBaseFeeSchema,
+  BlockPrices: BlockPricesSchema,
+  BaseFeeEstimates: BaseFeeEstimatesSchema,
+  BlocknativeChain: BlocknativeChainSchema,
+  BlocknativeChains: BlocknativeChainsSchema,
 } satisfies Record<string, z.ZodType>
 
 export type SchemaName = keyof typeof SCHEMAS
@@ -287,6 +305,51 @@ const TRANSACTION_COST_QUERY = [
   },
 ]
 
+/** The chain of a Blocknative endpoint's query (lib/blocknative/query.ts). */
+const BLOCKNATIVE_CHAIN_QUERY: Json[] = [
+  {
+    name: 'chainid',
+    in: 'query',
+    required: false,
+    description: 'The chain id, a positive decimal integer (default 1, as Blocknative). `chainId` is accepted too.',
+    schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' },
+    example: '1',
+  },
+  {
+    name: 'system',
+    in: 'query',
+    required: false,
+    description: 'With `network`, the chain as GET /chains names it (e.g. system=ethereum&network=main), instead of chainid.',
+    schema: { type: 'string' },
+  },
+  { name: 'network', in: 'query', required: false, description: 'With `system`.', schema: { type: 'string' } },
+]
+
+const BLOCK_PRICES_DESCRIPTION =
+  'Blocknative\'s Gas Platform `blockprices`: the next block (head + 1) priced at each confidence level, fees in gwei as JSON numbers. Confidence c: a transaction sent with these fees at the head is included in the next block in c% of cases, by the levels\' own model with the wait set to one block (docs/estimator.md, "Confidence levels"). Same window, staleness headers, rate limits and errors as the other endpoints; no upstream call of its own. 400 names the parameter: a confidence level that is not an integer from 1 to 99 or more than 5 of them, chainid not a positive decimal integer, withBaseFees not true or false, system/network naming no served chain; an unserved chain id is answered as everywhere.'
+
+/** A Blocknative endpoint (lib/blocknative/routes.ts): 200 with the freshness headers, or the chain endpoints' errors. */
+function blocknativeEndpoint(operationId: string, summary: string, description: string, body: SchemaName, query: Json[]): Json {
+  return {
+    get: {
+      operationId,
+      tags: ['blocknative'],
+      summary,
+      description,
+      parameters: query,
+      responses: {
+        '200': {
+          description: 'OK',
+          headers: headers(FRESHNESS_HEADERS, ['Warning', ...RATE_LIMIT_HEADERS]),
+          content: json(schemaRef(body)),
+        },
+        ...errors(...CHAIN_ERRORS),
+      },
+    },
+    ...readOnlyMethods('blocknative'),
+  }
+}
+
 /** A path's GET with query parameters besides the path's own. */
 function withQuery(path: Json, query: Json[]): Json {
   const get = path.get as Json
@@ -309,6 +372,10 @@ function document(): Json {
     tags: [
       { name: 'fees', description: "One chain's fees, computed from its last 500 blocks." },
       { name: 'service', description: 'What the service answers for.' },
+      {
+        name: 'blocknative',
+        description: "Blocknative's Gas Platform dialect (its endpoints shut down on 2026-06-19): the same answers, gwei as JSON numbers.",
+      },
       { name: 'operations', description: 'Probes, metrics and this document.' },
     ],
     paths: {
@@ -440,6 +507,54 @@ function document(): Json {
           },
         },
         ...readOnlyMethods('service'),
+      },
+      '/gasprices/blockprices': blocknativeEndpoint(
+        'getBlockPrices',
+        "The next block's fees at each confidence level (Blocknative's blockprices)",
+        BLOCK_PRICES_DESCRIPTION,
+        'BlockPrices',
+        [
+          ...BLOCKNATIVE_CHAIN_QUERY,
+          {
+            name: 'confidenceLevels',
+            in: 'query',
+            required: false,
+            description:
+              'Repeated or comma-separated, at most 5, each an integer from 1 to 99, answered in the order asked; default 99,95,90,80,70.',
+            schema: { type: 'string', pattern: '^[1-9][0-9]?(,[1-9][0-9]?){0,4}$' },
+            example: '99,90,70',
+          },
+          {
+            name: 'withBaseFees',
+            in: 'query',
+            required: false,
+            description: 'true adds estimatedBaseFees (pending+1 … pending+5 at confidence 99 and 50); default false.',
+            schema: { type: 'string', enum: ['true', 'false'] },
+          },
+        ],
+      ),
+      '/gasprices/basefee-estimates': blocknativeEndpoint(
+        'getBaseFeeEstimates',
+        "The base fee (and blob base fee) of the next blocks (Blocknative's basefee-estimates)",
+        "The next block's base fee and, on chains with blobs, blob base fee; estimatedBaseFees pending+1 … pending+5 at confidence 99 and 50 from the base-fee forecast (GET baseFeeForecast's p99 and p50) and the blob forecast (GET blobFees'). Same window and errors as the other endpoints.",
+        'BaseFeeEstimates',
+        BLOCKNATIVE_CHAIN_QUERY,
+      ),
+      '/chains': {
+        get: {
+          operationId: 'getChains',
+          tags: ['blocknative'],
+          summary: "Every served chain as Blocknative's Chains API lists it",
+          responses: {
+            '200': {
+              description: 'OK',
+              headers: headers(['Cache-Control'], RATE_LIMIT_HEADERS),
+              content: json(schemaRef('BlocknativeChains')),
+            },
+            ...errors(...API_ERRORS),
+          },
+        },
+        ...readOnlyMethods('blocknative'),
       },
       '/healthz': {
         get: {
