@@ -350,6 +350,27 @@ function blocknativeEndpoint(operationId: string, summary: string, description: 
   }
 }
 
+/** An answer about the service rather than one chain (cacheable for a minute), and its errors. */
+function catalogPath(operationId: string, tag: string, summary: string, body: SchemaName, description?: string): Json {
+  return {
+    get: {
+      operationId,
+      tags: [tag],
+      summary,
+      ...(description ? { description } : {}),
+      responses: {
+        '200': {
+          description: 'OK',
+          headers: headers(['Cache-Control'], RATE_LIMIT_HEADERS),
+          content: json(schemaRef(body)),
+        },
+        ...errors(...API_ERRORS),
+      },
+    },
+    ...readOnlyMethods(tag),
+  }
+}
+
 /** A path's GET with query parameters besides the path's own. */
 function withQuery(path: Json, query: Json[]): Json {
   const get = path.get as Json
@@ -475,39 +496,19 @@ function document(): Json {
         },
         ...readOnlyMethods('fees'),
       },
-      '/v1/supportedNetworks': {
-        get: {
-          operationId: 'getSupportedNetworks',
-          tags: ['service'],
-          summary: 'The chains served',
-          description: 'OP-stack chains, whose L1 data fee a client adds itself, are under partialSupport.optimism.',
-          responses: {
-            '200': {
-              description: 'OK',
-              headers: headers(['Cache-Control'], RATE_LIMIT_HEADERS),
-              content: json(schemaRef('SupportedNetworks')),
-            },
-            ...errors(...API_ERRORS),
-          },
-        },
-        ...readOnlyMethods('service'),
-      },
-      '/v1/supportedChainNames': {
-        get: {
-          operationId: 'getSupportedChainNames',
-          tags: ['service'],
-          summary: 'Chain id (decimal string) → name, for every chain served',
-          responses: {
-            '200': {
-              description: 'OK',
-              headers: headers(['Cache-Control'], RATE_LIMIT_HEADERS),
-              content: json(schemaRef('SupportedChainNames')),
-            },
-            ...errors(...API_ERRORS),
-          },
-        },
-        ...readOnlyMethods('service'),
-      },
+      '/v1/supportedNetworks': catalogPath(
+        'getSupportedNetworks',
+        'service',
+        'The chains served',
+        'SupportedNetworks',
+        'OP-stack chains, whose L1 data fee a client adds itself, are under partialSupport.optimism.',
+      ),
+      '/v1/supportedChainNames': catalogPath(
+        'getSupportedChainNames',
+        'service',
+        'Chain id (decimal string) → name, for every chain served',
+        'SupportedChainNames',
+      ),
       '/gasprices/blockprices': blocknativeEndpoint(
         'getBlockPrices',
         "The next block's fees at each confidence level (Blocknative's blockprices)",
@@ -540,22 +541,7 @@ function document(): Json {
         'BaseFeeEstimates',
         BLOCKNATIVE_CHAIN_QUERY,
       ),
-      '/chains': {
-        get: {
-          operationId: 'getChains',
-          tags: ['blocknative'],
-          summary: "Every served chain as Blocknative's Chains API lists it",
-          responses: {
-            '200': {
-              description: 'OK',
-              headers: headers(['Cache-Control'], RATE_LIMIT_HEADERS),
-              content: json(schemaRef('BlocknativeChains')),
-            },
-            ...errors(...API_ERRORS),
-          },
-        },
-        ...readOnlyMethods('blocknative'),
-      },
+      '/chains': catalogPath('getChains', 'blocknative', "Every served chain as Blocknative's Chains API lists it", 'BlocknativeChains'),
       '/healthz': {
         get: {
           operationId: 'getHealth',
