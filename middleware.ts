@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from 'next/server'
-import { checkAccess } from '@/lib/auth/access'
+import { checkAccess, isKeylessPath } from '@/lib/auth/access'
 import { verifyBearer } from '@/lib/auth/bearer'
 import { clientAddress } from '@/lib/auth/client-address'
 import { addressBlocked, instanceBlocked, recordAuthFailure } from '@/lib/auth/failure-throttle'
-import { IDENTITY_HEADER, signIdentity } from '@/lib/auth/identity'
+import { IDENTITY_HEADER, isKeyless, keylessIdentity, signIdentity, verifyIdentity } from '@/lib/auth/identity'
 import { getEdgeEnv, type EdgeEnv } from '@/lib/env'
 import { corsHeaders, isPreflight, preflightResponse } from '@/lib/http/cors'
 import { BASIC_CHALLENGE, BEARER_CHALLENGE, errorJson, MISCONFIGURED } from '@/lib/http/error-body'
@@ -99,6 +99,11 @@ export async function middleware(request: NextRequest) {
     return refuse(401, 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.', { ...cors, ...BEARER_CHALLENGE })
   }
 
+  // a request this gate passed to a rewrite comes back through it at its new path (`next start` runs the
+  // middleware again), without the key the path held: the identity it signed then is its credential
+  const forwarded = request.headers.get(IDENTITY_HEADER)
+  if (forwarded !== null && (await isForwardedIdentity(forwarded, path, address, identitySetting(env))))
+    return pass(request, forwarded, cors)
   const verdict = await checkAccess({ path, headers: request.headers, address }, env)
   if (!verdict.pass) {
     if (verdict.status === 503) {
@@ -110,6 +115,17 @@ export async function middleware(request: NextRequest) {
   }
   if (hasMalformedEscape(verdict.path)) return refuse(400, 'The path holds a malformed percent-escape.', cors)
   return pass(request, await signIdentity(verdict.identity, identitySetting(env)), cors, verdict.path === path ? undefined : verdict.path)
+}
+
+/**
+ * Whether an identity header on an incoming request is one this gate signed for it: it verifies under the
+ * current setting and, for the keyless tier, names this path's tier and this client's address (so even where
+ * the signature has no secret to derive from, a client cannot pick another address's quota).
+ */
+async function isForwardedIdentity(header: string, path: string, address: string, setting: ReturnType<typeof identitySetting>) {
+  const identity = await verifyIdentity(header, setting)
+  if (identity === null) return false
+  return !isKeyless(identity) || (isKeylessPath(path) && identity === keylessIdentity(address))
 }
 
 /** The setting the handlers verify identities under (getIdentitySetting in lib/env.ts reads the same variables). */

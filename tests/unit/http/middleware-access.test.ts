@@ -81,6 +81,25 @@ describe('PUBLIC_API_KEYS', () => {
     expect(allHeaders(res)).not.toContain(WEB)
   })
 
+  test('behavior: the rewritten request comes back through the gate (as `next start` runs it) and passes as the caller signed for it', async () => {
+    configure({ ...BASE, PUBLIC_ACCESS: 'true' })
+    const first = await call(`/v3/${WEB}/networks/1/busyThreshold`, { 'x-forwarded-for': '203.0.113.7' })
+    const signed = first.headers.get(`x-middleware-request-${IDENTITY_HEADER}`)!
+    const again = await call(rewrittenTo(first)!, { 'x-forwarded-for': '203.0.113.7', [IDENTITY_HEADER]: signed })
+    expect(passed(again)).toBe(true)
+    expect(await caller(again)).toBe('web')
+    // a keyless identity is its own address's only: another address's (or a forged) one is not taken
+    const keyless = (await call('/networks/1/busyThreshold', { 'x-forwarded-for': '198.51.100.1' })).headers.get(
+      `x-middleware-request-${IDENTITY_HEADER}`,
+    )!
+    const other = await call('/networks/1/busyThreshold', { 'x-forwarded-for': '203.0.113.7', [IDENTITY_HEADER]: keyless })
+    expect(await caller(other)).toBe('public:203.0.113.7')
+    const forged = await call('/networks/1/busyThreshold', { 'x-forwarded-for': '203.0.113.7', [IDENTITY_HEADER]: `web.${'0'.repeat(64)}` })
+    expect(await caller(forged)).toBe('public:203.0.113.7')
+    configure(BASE)
+    expect((await call('/networks/1/busyThreshold', { [IDENTITY_HEADER]: `web.${'0'.repeat(64)}` })).status).toBe(401)
+  })
+
   test('behavior: an API_KEYS key in the path needs its secret by Basic auth, and must be that key', async () => {
     configure(BASE)
     // a secret is never read from a URL: the key name alone is no credential
