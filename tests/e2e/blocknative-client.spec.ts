@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
 import type { BlockPricesResponse } from '@web3-onboard/gas'
@@ -47,6 +48,8 @@ const test = base.extend<{ browserConsole: string[] }, { blocknative: TlsForward
 test.use({ ignoreHTTPSErrors: true })
 
 let chain: Devnet
+/** The devnet's URL as the service gets it, unique per run (see beforeAll). */
+let rpcUrl: string
 let dapp: DappServer
 let stranger: DappServer
 
@@ -56,6 +59,9 @@ test.beforeAll(async () => {
   ;[dapp, stranger] = await Promise.all([startDappServer(bundle), startDappServer(bundle)])
   // the client accepts only Ethereum (0x1) and Polygon (0x89): the service serves chain 1 from anvil
   chain = await startDevnet({ chainId: 1, blockTimeSec: 1, seedBlocks: 200 })
+  // Next's Data Cache on disk outlives `next start` and keys a chain's window by its RPC URLs: a port an earlier
+  // run's chain-1 devnet had would hand this run that chain's window (anvil ignores the query)
+  rpcUrl = `${chain.url}/?devnet=${randomUUID()}`
 })
 test.afterAll(async () => {
   await chain?.stop()
@@ -66,10 +72,10 @@ test.afterAll(async () => {
 /** The node's head (eth_blockNumber), read apart from the service. */
 const nodeHead = async () => Number(await rpc<string>(chain.url, 'eth_blockNumber'))
 
-/** The node's base fee (wei) of the block after `head`, from its own eth_feeHistory. */
-async function nodeNextBaseFee(head: number): Promise<bigint> {
-  const h = await rpc<{ baseFeePerGas: string[] }>(chain.url, 'eth_feeHistory', ['0x1', `0x${head.toString(16)}`, []])
-  return BigInt(h.baseFeePerGas.at(-1) ?? NaN)
+/** The node's base fees (gwei) of blocks head - 1, head and head + 1 (the next), from its own eth_feeHistory. */
+async function nodeBaseFees(head: number): Promise<number[]> {
+  const h = await rpc<{ baseFeePerGas: string[] }>(chain.url, 'eth_feeHistory', ['0x2', `0x${head.toString(16)}`, []])
+  return h.baseFeePerGas.map((wei) => Number(BigInt(wei)) / 1e9)
 }
 
 /** A gwei amount as the client reads it: a finite JSON number with at most 9 decimals. */
@@ -133,8 +139,9 @@ async function checkGet(page: Page, apiKey: string | undefined, browserConsole: 
   // the service answers from its cached head: a block behind the node while a new one is being read
   expect(answer.currentBlockNumber).toBeGreaterThanOrEqual(before - 1)
   expect(answer.currentBlockNumber).toBeLessThanOrEqual(after)
-  const nodeBase = await nodeNextBaseFee(answer.currentBlockNumber)
-  expect(answer.blockPrices[0]!.baseFeePerGas).toBeCloseTo(Number(nodeBase) / 1e9, 9)
+  const node = await nodeBaseFees(answer.currentBlockNumber)
+  const nodeSays = `the node's base fees of blocks ${answer.currentBlockNumber - 1}..${answer.currentBlockNumber + 1}: ${node.join(', ')} gwei; heads ${before}..${after}`
+  expect(answer.blockPrices[0]!.baseFeePerGas, nodeSays).toBeCloseTo(node.at(-1)!, 9)
   return answer
 }
 
@@ -176,7 +183,7 @@ function serveRun(name: string, env: () => Record<string, string>) {
   test.beforeAll(async ({ blocknative }, testInfo) => {
     test.setTimeout(60_000)
     service = await startService({
-      env: { USE_PUBLIC_RPCS: 'false', RPC_URL_1: chain.url, API_KEYS: '', ...env() },
+      env: { USE_PUBLIC_RPCS: 'false', RPC_URL_1: rpcUrl, API_KEYS: '', ...env() },
       logFile: testInfo.outputPath(`${name}-service.log`),
     })
     blocknative.forwardTo(service.port)
