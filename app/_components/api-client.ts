@@ -28,7 +28,8 @@ export class ApiError extends Error {
 
 /**
  * GETs an API path on this origin (the browser adds the Basic credentials it was given for the
- * page) and validates the body with the server's own zod schema.
+ * page; with PUBLIC_ACCESS the page needs none and the request goes out keyless) and validates the
+ * body with the server's own zod schema.
  */
 export async function fetchApi<T extends z.ZodType>(path: string, schema: T): Promise<{ data: z.output<T>; freshness: Freshness }> {
   let res: Response
