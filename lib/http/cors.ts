@@ -18,8 +18,11 @@ export const EXPOSED_HEADERS = [
   'Retry-After',
 ].join(', ')
 
-/** The request headers a page may send: the credentials' and the stream's resume point. */
-export const ALLOWED_REQUEST_HEADERS = 'Authorization, X-Api-Key, Last-Event-ID, Cache-Control'
+/**
+ * The request headers a page may send: the credentials', the stream's resume point, and X-Requested-With, which
+ * rxjs's ajax (Blocknative's client, @web3-onboard/gas) adds to every request (rxjs/dist/esm/internal/ajax/ajax.js).
+ */
+export const ALLOWED_REQUEST_HEADERS = 'Authorization, X-Api-Key, X-Requested-With, Last-Event-ID, Cache-Control'
 
 /** How long a browser may keep a preflight's answer, seconds (Chromium caps it at 7,200). */
 export const PREFLIGHT_MAX_AGE_SECONDS = 600

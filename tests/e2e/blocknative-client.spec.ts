@@ -72,10 +72,18 @@ test.afterAll(async () => {
 /** The node's head (eth_blockNumber), read apart from the service. */
 const nodeHead = async () => Number(await rpc<string>(chain.url, 'eth_blockNumber'))
 
-/** The node's base fees (gwei) of blocks head - 1, head and head + 1 (the next), from its own eth_feeHistory. */
-async function nodeBaseFees(head: number): Promise<number[]> {
-  const h = await rpc<{ baseFeePerGas: string[] }>(chain.url, 'eth_feeHistory', ['0x2', `0x${head.toString(16)}`, []])
-  return h.baseFeePerGas.map((wei) => Number(BigInt(wei)) / 1e9)
+/**
+ * The node's base fee (gwei) of block `n`, from its header once the node has it. Not from eth_feeHistory: for a
+ * block before the head anvil appends its CURRENT pending base fee as the next one, not that block's successor's.
+ */
+async function nodeBaseFee(n: number): Promise<number> {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const block = await rpc<{ baseFeePerGas: string } | null>(chain.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])
+    if (block) return Number(BigInt(block.baseFeePerGas)) / 1e9
+    if (Date.now() > deadline) throw new Error(`the node has no block ${n} after 15 s`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
 }
 
 /** A gwei amount as the client reads it: a finite JSON number with at most 9 decimals. */
@@ -139,9 +147,10 @@ async function checkGet(page: Page, apiKey: string | undefined, browserConsole: 
   // the service answers from its cached head: a block behind the node while a new one is being read
   expect(answer.currentBlockNumber).toBeGreaterThanOrEqual(before - 1)
   expect(answer.currentBlockNumber).toBeLessThanOrEqual(after)
-  const node = await nodeBaseFees(answer.currentBlockNumber)
-  const nodeSays = `the node's base fees of blocks ${answer.currentBlockNumber - 1}..${answer.currentBlockNumber + 1}: ${node.join(', ')} gwei; heads ${before}..${after}`
-  expect(answer.blockPrices[0]!.baseFeePerGas, nodeSays).toBeCloseTo(node.at(-1)!, 9)
+  // the next block's base fee, as the node mines it
+  const head = answer.currentBlockNumber
+  const nodeSays = `the node's base fees of blocks ${head}, ${head + 1}: ${await nodeBaseFee(head)}, ${await nodeBaseFee(head + 1)} gwei; heads ${before}..${after}`
+  expect(answer.blockPrices[0]!.baseFeePerGas, nodeSays).toBe(await nodeBaseFee(head + 1))
   return answer
 }
 

@@ -35,13 +35,13 @@ describe('preflight', () => {
     expect(isPreflight('GET', new Headers({ 'access-control-request-method': 'GET' }))).toBe(false)
   })
 
-  test('behavior: an allowed origin gets 204 with GET, the credentials headers, Last-Event-ID and a max age', () => {
+  test('behavior: an allowed origin gets 204 with GET, the credentials headers, X-Requested-With (rxjs ajax), Last-Event-ID and a max age', () => {
     const res = preflightResponse('https://dapp.example', LISTED)
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('https://dapp.example')
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS')
     const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase().split(', ')
-    for (const h of ['authorization', 'x-api-key', 'last-event-id']) expect(allowed).toContain(h)
+    for (const h of ['authorization', 'x-api-key', 'x-requested-with', 'last-event-id']) expect(allowed).toContain(h)
     expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0)
     expect(res.headers.get('access-control-allow-credentials')).toBeNull()
   })
