@@ -186,8 +186,8 @@ async function checkStream(page: Page, apiKey: string | undefined, browserConsol
   return s.blocks
 }
 
-/** Starts `next start` for one run with `env`, and points the forwarder at it. */
-function serveRun(name: string, env: () => Record<string, string>) {
+/** Starts `next start` for one run with `env`, and points the forwarder at it; returns the service's URL (once started). */
+function serveRun(name: string, env: () => Record<string, string>): { url(): string } {
   let service: Service
   test.beforeAll(async ({ blocknative }, testInfo) => {
     test.setTimeout(60_000)
@@ -201,10 +201,29 @@ function serveRun(name: string, env: () => Record<string, string>) {
   test.afterEach(async ({}, testInfo) => {
     if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('service output', { body: service.output() })
   })
+  return { url: () => service.url }
 }
 
+/** The block number the chain page shows. */
+const shownBlock = async (page: Page) => Number(await page.getByTestId('block-number').textContent())
+
 test.describe('keyless: PUBLIC_ACCESS=true, CORS_ORIGINS=*', () => {
-  serveRun('keyless', () => ({ PUBLIC_ACCESS: 'true', CORS_ORIGINS: '*' }))
+  const keyless = serveRun('keyless', () => ({ PUBLIC_ACCESS: 'true', CORS_ORIGINS: '*' }))
+
+  test('a visitor sees the live chain page with no login', async ({ page }, testInfo) => {
+    const refused: string[] = []
+    page.on('response', (r) => {
+      if (r.status() === 401) refused.push(r.url())
+    })
+    // no credentials in this context: the page and its own API calls go keyless
+    await page.goto(`${keyless.url()}/networks/1`)
+    await expect(page.getByTestId('block-number')).toBeVisible()
+    const first = await shownBlock(page)
+    await expect.poll(() => shownBlock(page), { timeout: 20_000 }).toBeGreaterThan(first)
+    await expect(page.getByTestId('medium-max-fee')).toHaveAttribute('data-value', /^\d+(\.\d+)?$/)
+    expect(refused).toEqual([])
+    await shoot(page, testInfo, 'keyless-chain-page')
+  })
 
   test('get() from another origin resolves to the next block with five confidence levels', async ({ page, browserConsole }, testInfo) => {
     await openDapp(page, dapp)
@@ -221,7 +240,15 @@ test.describe('keyless: PUBLIC_ACCESS=true, CORS_ORIGINS=*', () => {
 })
 
 test.describe('keyed: PUBLIC_API_KEYS, CORS_ORIGINS=<the dapp origin>', () => {
-  serveRun('keyed', () => ({ PUBLIC_API_KEYS: KEY, CORS_ORIGINS: dapp.origin }))
+  const keyed = serveRun('keyed', () => ({ PUBLIC_API_KEYS: KEY, CORS_ORIGINS: dapp.origin }))
+
+  test('without PUBLIC_ACCESS the chain page still asks for a login', async ({ page }) => {
+    // Chromium, offered no credentials, ends the navigation at the Basic challenge
+    await expect(page.goto(`${keyed.url()}/networks/1`)).rejects.toThrow(/ERR_INVALID_AUTH_CREDENTIALS/)
+    const res = await fetch(`${keyed.url()}/networks/1`)
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toMatch(/^Basic /)
+  })
 
   test('get() with the key as raw Authorization (a preflighted request) resolves', async ({ page, browserConsole }, testInfo) => {
     await openDapp(page, dapp)
