@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from 'next/server'
-import { checkAccess, isKeylessPath } from '@/lib/auth/access'
+import { checkAccess } from '@/lib/auth/access'
 import { verifyBearer } from '@/lib/auth/bearer'
 import { clientAddress } from '@/lib/auth/client-address'
 import { addressBlocked, instanceBlocked, recordAuthFailure } from '@/lib/auth/failure-throttle'
-import { IDENTITY_HEADER, isKeyless, keylessIdentity, signIdentity, verifyIdentity } from '@/lib/auth/identity'
+import { IDENTITY_HEADER, signIdentity } from '@/lib/auth/identity'
 import { getEdgeEnv, type EdgeEnv } from '@/lib/env'
 import { corsHeaders, isPreflight, preflightResponse } from '@/lib/http/cors'
 import { BASIC_CHALLENGE, BEARER_CHALLENGE, errorJson, MISCONFIGURED } from '@/lib/http/error-body'
@@ -16,13 +16,11 @@ function refuse(status: number, message: string, headers: Record<string, string>
 }
 
 /** 503 for a configuration the middleware cannot use (logged by the caller). */
-const misconfigured = () => refuse(MISCONFIGURED.status, MISCONFIGURED.message, MISCONFIGURED.headers)
+const misconfigured = (cors: Record<string, string> = {}) =>
+  refuse(MISCONFIGURED.status, MISCONFIGURED.message, { ...cors, ...MISCONFIGURED.headers })
 
-/**
- * Passes the request on: pages with a fresh CSP nonce, the verified identity (when given), to `rewrite`
- * (when given: `/v3/<key>/x` goes on as `/x`, so the handlers, their logs and metrics never see the key).
- */
-function pass(request: NextRequest, identity?: string, cors: Record<string, string> = {}, rewrite?: string): NextResponse {
+/** Passes the request on: pages with a fresh CSP nonce, the verified identity (when given), the CORS headers. */
+function pass(request: NextRequest, identity?: string, cors: Record<string, string> = {}): NextResponse {
   const headers = new Headers(request.headers)
   const csp = isApiPath(request.nextUrl.pathname)
     ? API_CONTENT_SECURITY_POLICY
@@ -33,13 +31,7 @@ function pass(request: NextRequest, identity?: string, cors: Record<string, stri
   // the handlers trust only this (lib/auth/identity)
   if (identity !== undefined) headers.set(IDENTITY_HEADER, identity)
   else headers.delete(IDENTITY_HEADER)
-  let res: NextResponse
-  if (rewrite === undefined) res = NextResponse.next({ request: { headers } })
-  else {
-    const url = request.nextUrl.clone()
-    url.pathname = rewrite
-    res = NextResponse.rewrite(url, { request: { headers } })
-  }
+  const res = NextResponse.next({ request: { headers } })
   res.headers.set('content-security-policy', csp)
   for (const [k, v] of Object.entries({ ...SECURITY_HEADERS, ...cors })) res.headers.set(k, v)
   return res
@@ -99,33 +91,19 @@ export async function middleware(request: NextRequest) {
     return refuse(401, 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.', { ...cors, ...BEARER_CHALLENGE })
   }
 
-  // a request this gate passed to a rewrite comes back through it at its new path (`next start` runs the
-  // middleware again), without the key the path held: the identity it signed then is its credential
-  const forwarded = request.headers.get(IDENTITY_HEADER)
-  if (forwarded !== null && (await isForwardedIdentity(forwarded, path, address, identitySetting(env))))
-    return pass(request, forwarded, cors)
   const verdict = await checkAccess({ path, headers: request.headers, address }, env)
   if (!verdict.pass) {
     if (verdict.status === 503) {
       console.error(JSON.stringify({ level: 'error', error: 'ApiKeysConfigError', message: verdict.message }))
-      return misconfigured()
+      return misconfigured(cors)
     }
     if (verdict.status === 429) return throttled(verdict.retryAfterSeconds ?? 60, cors)
     return refuse(verdict.status, verdict.message, verdict.status === 401 ? { ...cors, ...BASIC_CHALLENGE } : cors)
   }
   if (hasMalformedEscape(verdict.path)) return refuse(400, 'The path holds a malformed percent-escape.', cors)
-  return pass(request, await signIdentity(verdict.identity, identitySetting(env)), cors, verdict.path === path ? undefined : verdict.path)
-}
-
-/**
- * Whether an identity header on an incoming request is one this gate signed for it: it verifies under the
- * current setting and, for the keyless tier, names this path's tier and this client's address (so even where
- * the signature has no secret to derive from, a client cannot pick another address's quota).
- */
-async function isForwardedIdentity(header: string, path: string, address: string, setting: ReturnType<typeof identitySetting>) {
-  const identity = await verifyIdentity(header, setting)
-  if (identity === null) return false
-  return !isKeyless(identity) || (isKeylessPath(path) && identity === keylessIdentity(address))
+  // Infura's /v3/<key>/<read path> goes on as it is: app/v3/[key]/[...path] answers as the read path (a rewrite
+  // would come back through this gate under `next start`, without the key)
+  return pass(request, await signIdentity(verdict.identity, identitySetting(env)), cors)
 }
 
 /** The setting the handlers verify identities under (getIdentitySetting in lib/env.ts reads the same variables). */

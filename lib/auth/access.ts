@@ -44,6 +44,7 @@ const MESSAGES = {
   invalid: 'The API key or API key secret is not valid.',
   unconfigured: 'This server has no API keys configured, so no credentials are valid.',
   notFound: 'Not found: /v3/<API key>/ leads to the read endpoints only (/networks/…, /v1/…, /gasprices/…, /chains).',
+  readOnly: 'A public API key opens the read endpoints and the chain pages only: send HTTP Basic credentials here.',
   misconfigured: 'API_KEYS or PUBLIC_API_KEYS is malformed',
 } as const
 
@@ -79,6 +80,8 @@ function presented(path: string, headers: Headers) {
  * - HTTP Basic `key:secret` from API_KEYS, on any path; a `/v3/<key>/` path with it must name the same key;
  * - a PUBLIC_API_KEYS key as `Authorization: <key>`, `X-Api-Key: <key>` or in the path `/v3/<key>/<read path>`
  *   (every form sent must hold the same key), which answers as `<read path>`; a secret is never read from a URL;
+ *   such a key opens the read paths and the chain pages only (isKeylessPath); with Basic credentials, X-Api-Key is
+ *   not read (Basic decides);
  * - none: the keyless tier, on isKeylessPath's paths when PUBLIC_ACCESS is on; otherwise a 401.
  * Wrong or malformed credentials are a 401 (never served as keyless) and count against the address's
  * AUTH_FAILURE_LIMIT (then 429); an address past it is not checked unless its exact credentials verified before.
@@ -139,6 +142,8 @@ export async function checkAccess(
     if (names.size >= MAX_REMEMBERED) names.clear()
     names.set(key, name)
     identity = name
+    // a key that needs no secret opens what the keyless tier would (/readyz with READYZ_AUTH=basic is not among it)
+    if (!v3 && !isKeylessPath(path)) return { pass: false, status: 401, message: MESSAGES.readOnly }
   }
   if (v3 && !isReadApiPath(target)) return { pass: false, status: 404, message: MESSAGES.notFound }
   return { pass: true, identity, path: target }

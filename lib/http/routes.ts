@@ -124,3 +124,25 @@ export function apiRoute(name: RouteName) {
   if (Object.hasOwn(CATALOG, name)) return readOnlyRoute(catalogEndpoint(name, CATALOG[name as CatalogName]))
   return readOnlyRoute(jsonEndpoint(name, CHAIN_ENDPOINTS[name as ChainEndpointName]))
 }
+
+/** A route's methods as Infura's `/v3/<key>/…` form calls them: the request, and the chain id of a chain's route. */
+export type KeyPathHandlers = Partial<
+  Record<
+    'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    (request: Request, context: RouteContext) => Promise<Response> | Response
+  >
+>
+
+/**
+ * The route a chain's path `/networks/<chainId>/<name>` names (its JSON endpoints and the stream), or null:
+ * what Infura's `/v3/<key>/networks/<chainId>/<name>` answers with.
+ */
+export function chainRouteNamed(name: string): KeyPathHandlers | null {
+  if (name === 'stream') return apiRoute('stream')
+  return Object.hasOwn(CHAIN_ENDPOINTS, name) ? apiRoute(name as ChainEndpointName) : null
+}
+
+/** The route of a /v1 catalogue path's last segment, or null. */
+export function catalogRouteNamed(name: string): KeyPathHandlers | null {
+  return Object.hasOwn(CATALOG, name) ? apiRoute(name as CatalogName) : null
+}

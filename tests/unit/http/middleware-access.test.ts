@@ -35,13 +35,8 @@ const configure = (vars: Record<string, string>) => {
 
 const call = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
   middleware(new NextRequest(`http://127.0.0.1${path}`, { headers, method }))
-/** The request goes on to the route (NextResponse.next() or a rewrite). */
-const passed = (res: Response) => res.headers.get('x-middleware-next') === '1' || res.headers.get('x-middleware-rewrite') !== null
-/** Where a rewrite sends the request: its path and query. */
-const rewrittenTo = (res: Response) => {
-  const url = res.headers.get('x-middleware-rewrite')
-  return url === null ? null : new URL(url).pathname + new URL(url).search
-}
+/** The request goes on to its route (NextResponse.next()), never rewritten. */
+const passed = (res: Response) => res.headers.get('x-middleware-next') === '1' && res.headers.get('x-middleware-rewrite') === null
 /** The caller the handlers will see, verified as they verify it. */
 const caller = (res: Response) =>
   verifyIdentity(res.headers.get(`x-middleware-request-${IDENTITY_HEADER}`), {
@@ -64,40 +59,39 @@ describe('PUBLIC_API_KEYS', () => {
   })
 
   test.each([
-    ['/v3/KEY/networks/1/suggestedGasFees', '/networks/1/suggestedGasFees'],
-    ['/v3/KEY/networks/1/stream', '/networks/1/stream'],
-    [
-      '/v3/KEY/networks/1/replacementFees?maxFeePerGas=2&maxPriorityFeePerGas=1',
-      '/networks/1/replacementFees?maxFeePerGas=2&maxPriorityFeePerGas=1',
-    ],
-    ['/v3/KEY/v1/supportedNetworks', '/v1/supportedNetworks'],
-    ['/v3/KEY/gasprices/blockprices?chainid=1', '/gasprices/blockprices?chainid=1'],
-    ['/v3/KEY/chains', '/chains'],
-  ])("behavior: Infura's path %s goes on as %s, the key gone from the URL the handler gets", async (path, target) => {
+    '/v3/KEY/networks/1/suggestedGasFees',
+    '/v3/KEY/networks/1/stream',
+    '/v3/KEY/networks/1/replacementFees?maxFeePerGas=2&maxPriorityFeePerGas=1',
+    '/v3/KEY/v1/supportedNetworks',
+    '/v3/KEY/gasprices/blockprices?chainid=1',
+    '/v3/KEY/chains',
+  ])("behavior: Infura's path %s passes as the key's name, to app/v3's route (no rewrite), the key in no header", async (path) => {
     configure(BASE)
     const res = await call(path.replace('KEY', WEB))
-    expect(rewrittenTo(res)).toBe(target)
+    expect(passed(res)).toBe(true)
     expect(await caller(res)).toBe('web')
     expect(allHeaders(res)).not.toContain(WEB)
   })
 
-  test('behavior: the rewritten request comes back through the gate (as `next start` runs it) and passes as the caller signed for it', async () => {
+  test('error: an identity header sent by the client is never taken: the gate replaces it with the caller it verified', async () => {
     configure({ ...BASE, PUBLIC_ACCESS: 'true' })
-    const first = await call(`/v3/${WEB}/networks/1/busyThreshold`, { 'x-forwarded-for': '203.0.113.7' })
-    const signed = first.headers.get(`x-middleware-request-${IDENTITY_HEADER}`)!
-    const again = await call(rewrittenTo(first)!, { 'x-forwarded-for': '203.0.113.7', [IDENTITY_HEADER]: signed })
-    expect(passed(again)).toBe(true)
-    expect(await caller(again)).toBe('web')
-    // a keyless identity is its own address's only: another address's (or a forged) one is not taken
-    const keyless = (await call('/networks/1/busyThreshold', { 'x-forwarded-for': '198.51.100.1' })).headers.get(
-      `x-middleware-request-${IDENTITY_HEADER}`,
-    )!
-    const other = await call('/networks/1/busyThreshold', { 'x-forwarded-for': '203.0.113.7', [IDENTITY_HEADER]: keyless })
-    expect(await caller(other)).toBe('public:203.0.113.7')
+    // one the gate itself signed for a keyed caller, replayed without the key
+    const signed = (await call(`/v3/${WEB}/networks/1/busyThreshold`)).headers.get(`x-middleware-request-${IDENTITY_HEADER}`)!
+    expect(await verifyIdentity(signed, { apiKeys: BASE.API_KEYS, publicApiKeys: BASE.PUBLIC_API_KEYS, publicAccess: true })).toBe('web')
+    const replayed = await call('/networks/1/busyThreshold', { 'x-forwarded-for': '203.0.113.7', [IDENTITY_HEADER]: signed })
+    expect(await caller(replayed)).toBe('public:203.0.113.7')
     const forged = await call('/networks/1/busyThreshold', { 'x-forwarded-for': '203.0.113.7', [IDENTITY_HEADER]: `web.${'0'.repeat(64)}` })
     expect(await caller(forged)).toBe('public:203.0.113.7')
+    // without the keyless tier, a replayed identity is no credential at all
     configure(BASE)
-    expect((await call('/networks/1/busyThreshold', { [IDENTITY_HEADER]: `web.${'0'.repeat(64)}` })).status).toBe(401)
+    const signedAgain = (await call(`/v3/${WEB}/networks/1/busyThreshold`)).headers.get(`x-middleware-request-${IDENTITY_HEADER}`)!
+    expect((await call('/networks/1/busyThreshold', { [IDENTITY_HEADER]: signedAgain })).status).toBe(401)
+  })
+
+  test('error: a public key opens the read paths and the chain pages only', async () => {
+    configure({ ...BASE, READYZ_AUTH: 'basic' })
+    expect((await call('/readyz', { authorization: WEB })).status).toBe(401)
+    expect(passed(await call('/networks/1', { 'x-api-key': WEB }))).toBe(true)
   })
 
   test('behavior: an API_KEYS key in the path needs its secret by Basic auth, and must be that key', async () => {
@@ -109,7 +103,7 @@ describe('PUBLIC_API_KEYS', () => {
       expect(res.headers.get('www-authenticate')).toMatch(/^Basic /)
     }
     const withSecret = await call('/v3/alice/networks/1/busyThreshold', { authorization: formatBasicAuth(ALICE) })
-    expect(rewrittenTo(withSecret)).toBe('/networks/1/busyThreshold')
+    expect(passed(withSecret)).toBe(true)
     expect(await caller(withSecret)).toBe('alice')
     // alice's credentials under another key's path, or with another public key beside them
     expect((await call(`/v3/${WEB}/networks/1/busyThreshold`, { authorization: formatBasicAuth(ALICE) })).status).toBe(401)
