@@ -341,12 +341,15 @@ export async function probeChains(): Promise<{
   return { chainIds: chains.map((c) => c.id), windows: cachedWindows(), errors }
 }
 
-/** The blob fees of a window once (lib/core/fee-math/blob-fees.ts), null where it has none. */
-const blobsOf = perWindow('blob-fees', (window): BlobFees | null => {
+/**
+ * The blob fees of a window once (lib/core/fee-math/blob-fees.ts): null on a chain without blobs, or the error that
+ * says why a chain with blobs has none (GET blobFees answers the same).
+ */
+const blobsOf = perWindow('blob-fees', (window): BlobFees | null | { error: unknown } => {
   try {
     return blobFeesOf(window)
-  } catch {
-    return null
+  } catch (error) {
+    return error instanceof BlobFeeMarketUnsupportedError ? null : { error }
   }
 })
 
@@ -368,6 +371,7 @@ const confidenceOf = perWindow('confidence-report', (window, policy) => {
   )
   const forecast = forecastBaseFee(data.baseFees, data.nextBaseFee, live)
   const blobs = blobsOf(window, policy)
+  if (blobs !== null && 'error' in blobs) return { error: blobs.error }
   return {
     ladder,
     baseFeeForecast: forecast.horizons.map((h) => ({ blocks: h.blocks, p50: h.p50, p99: h.p99 })),
@@ -413,11 +417,13 @@ export type ConfidenceReport = {
 /**
  * The confidence answers of a supported EIP-1559 chain (GET /gasprices/…), from the same window as every endpoint.
  * @param confidences integers in 1…99 (percent), answered in this order
- * @throws UnsupportedChainError, FeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError
+ * @throws UnsupportedChainError, FeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError (also a
+ *   chain with blobs whose node reports none, as GET blobFees)
  */
 export async function getConfidenceReport(chainId: number, confidences: readonly number[]): Promise<ConfidenceReport> {
   const { window, policy, meta } = await servedWindow(chainId, { feeMarket: true })
   const made = confidenceOf(window, policy)
+  if ('error' in made) throw made.error
   return {
     meta,
     nextBaseFee: BigInt(window.nextBaseFeePerGas),
