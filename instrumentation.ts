@@ -11,7 +11,16 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return
   const { getServerEnv } = await import('./lib/env')
   try {
-    getServerEnv()
+    const env = getServerEnv()
+    // the keyless tier's quota is per client address: without a trusted proxy that address is whatever the
+    // client writes in X-Forwarded-For (lib/auth/client-address.ts), so a caller can take a quota per request
+    if (env.PUBLIC_ACCESS && !env.TRUST_PROXY && env.PUBLIC_RATE_LIMIT.limit > 0)
+      console.warn(
+        JSON.stringify({
+          level: 'warn',
+          msg: 'PUBLIC_ACCESS without TRUST_PROXY: the keyless quota is per X-Forwarded-For as the client sends it; put a proxy in front and set TRUST_PROXY=true (docs/operations.md, Security)',
+        }),
+      )
   } catch (err) {
     const e = err as Error
     console.error(JSON.stringify({ level: 'error', msg: 'configuration refused at start', error: e.name, message: e.message }))
