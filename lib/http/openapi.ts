@@ -241,13 +241,12 @@ const CHAIN_ID: Json = {
   example: '1',
 }
 
-/** One chain's JSON endpoint: 200 with the freshness headers and the schema's body, and its errors. */
-function chainEndpoint(operationId: string, summary: string, description: string, body: SchemaName): Json {
+/** A GET answered from a chain's window: 200 with the freshness headers and the schema's body, the chain errors; OPTIONS and the writes. */
+function windowAnswer(tag: string, operationId: string, summary: string, description: string, body: SchemaName): Json {
   return {
-    parameters: [ref('parameters', 'chainId')],
     get: {
       operationId,
-      tags: ['fees'],
+      tags: [tag],
       summary,
       description,
       responses: {
@@ -259,8 +258,13 @@ function chainEndpoint(operationId: string, summary: string, description: string
         ...errors(...CHAIN_ERRORS),
       },
     },
-    ...readOnlyMethods('fees'),
+    ...readOnlyMethods(tag),
   }
+}
+
+/** One chain's JSON endpoint: its window's answer under /networks/{chainId}/. */
+function chainEndpoint(operationId: string, summary: string, description: string, body: SchemaName): Json {
+  return { parameters: [ref('parameters', 'chainId')], ...windowAnswer('fees', operationId, summary, description, body) }
 }
 
 /** The query of GET replacementFees: the pending transaction's fees (lib/http/replacement-query.ts). */
@@ -328,26 +332,9 @@ const BLOCKNATIVE_CHAIN_QUERY: Json[] = [
 const BLOCK_PRICES_DESCRIPTION =
   'Blocknative\'s Gas Platform `blockprices`: the next block (head + 1) priced at each confidence level, fees in gwei as JSON numbers. Confidence c: a transaction sent with these fees at the head is included in the next block in c% of cases, by the levels\' own model with the wait set to one block (docs/estimator.md, "Confidence levels"). Same window, staleness headers, rate limits and errors as the other endpoints; no upstream call of its own. 400 names the parameter: a confidence level that is not an integer from 1 to 99 or more than 5 of them, chainid not a positive decimal integer, withBaseFees not true or false, system/network naming no served chain; an unserved chain id is answered as everywhere.'
 
-/** A Blocknative endpoint (lib/blocknative/routes.ts): 200 with the freshness headers, or the chain endpoints' errors. */
+/** A Blocknative endpoint (lib/blocknative/routes.ts): its window's answer, the chain named by the query. */
 function blocknativeEndpoint(operationId: string, summary: string, description: string, body: SchemaName, query: Json[]): Json {
-  return {
-    get: {
-      operationId,
-      tags: ['blocknative'],
-      summary,
-      description,
-      parameters: query,
-      responses: {
-        '200': {
-          description: 'OK',
-          headers: headers(FRESHNESS_HEADERS, ['Warning', ...RATE_LIMIT_HEADERS]),
-          content: json(schemaRef(body)),
-        },
-        ...errors(...CHAIN_ERRORS),
-      },
-    },
-    ...readOnlyMethods('blocknative'),
-  }
+  return withQuery(windowAnswer('blocknative', operationId, summary, description, body), query)
 }
 
 /** An answer about the service rather than one chain (cacheable for a minute), and its errors. */
