@@ -1,6 +1,7 @@
 import 'server-only'
 /** The handlers of Blocknative's Gas Platform endpoints: parse, call lib/fees, translate (./bodies.ts). */
-import { getConfidenceReport, servedChains } from '../fees'
+import { getConfidenceReport, servedChains, type ServedChain } from '../fees'
+import { processSingleton } from '../runtime/process-singleton'
 import { UnsupportedChainError } from '../core/contract/errors'
 import { freshnessHeaders } from '../http/freshness-headers'
 import { guarded } from '../http/guard'
@@ -11,9 +12,13 @@ import { parseChainQuery, parseConfidenceLevels, parseWithBaseFees } from './que
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' }
 
-/** The served chains' names: the configuration changes only with a restart, so they are made once per chain list. */
+/** The served chains' names, made once per chain list (lib/fees servedChains keeps one per configuration). */
+const namesByList = processSingleton('blocknative-names', () => new WeakMap<readonly ServedChain[], Map<number, ChainNames>>())
 function namesNow(): Map<number, ChainNames> {
-  return chainNames(servedChains())
+  const chains = servedChains()
+  let names = namesByList.get(chains)
+  if (!names) namesByList.set(chains, (names = chainNames(chains)))
+  return names
 }
 
 /** A chain's names, or the answer every endpoint gives a chain it does not serve. */

@@ -139,13 +139,22 @@ async function servedWindow(chainId: number, opts: { feeMarket: boolean; countLo
   return { window, policy: feePolicyOf(feed.chain), meta: metaOf(window, stale, freshUntil) }
 }
 
-/** GET blobFees' body for a window, serialised once; or the error that says why the window has none. */
-const blobFeesFor = perWindow('blob-fees-bodies', (window): { body: string } | { error: unknown } => {
+/**
+ * The blob fees of a window once (lib/core/fee-math/blob-fees.ts), for GET blobFees, the blob levels and the
+ * confidence answers; or the error that says why the window has none.
+ */
+const blobsOf = perWindow('blob-fees', (window): { fees: BlobFees } | { error: unknown } => {
   try {
-    return { body: JSON.stringify(buildBlobFees(window)) }
+    return { fees: blobFeesOf(window) }
   } catch (error) {
     return { error }
   }
+})
+
+/** GET blobFees' body for a window, serialised once; or the error that says why the window has none. */
+const blobFeesFor = perWindow('blob-fees-bodies', (window, policy): { body: string } | { error: unknown } => {
+  const blob = blobsOf(window, policy)
+  return 'fees' in blob ? { body: JSON.stringify(buildBlobFees(window, blob.fees)) } : blob
 })
 
 /**
@@ -208,14 +217,11 @@ export async function getGasPrices(chainId: number): Promise<{ body: string; met
 /** Each level's current suggestion in wei (lib/core/fee-math/replacement.ts levelSuggestions), once per window. */
 const suggestionsFor = perWindow('replacement-suggestions', levelSuggestions)
 
-/** GET blobFees' maxFeePerBlobGas per level, once per window; null where the window has no blob fees. */
-const blobLevelsFor = perWindow('blob-levels', (window): Record<Urgency, bigint> | null => {
-  try {
-    return blobFeesOf(window).levels
-  } catch {
-    return null
-  }
-})
+/** GET blobFees' maxFeePerBlobGas per level; null where the window has no blob fees. */
+const blobLevelsFor = (window: FeeWindow, policy: ChainFeePolicy): Record<Urgency, bigint> | null => {
+  const blob = blobsOf(window, policy)
+  return 'fees' in blob ? blob.fees.levels : null
+}
 
 /** The levels' suggestions with GET blobFees' maxFeePerBlobGas per level, where the window has blob fees. */
 function withBlobLevels(
@@ -341,18 +347,6 @@ export async function probeChains(): Promise<{
   return { chainIds: chains.map((c) => c.id), windows: cachedWindows(), errors }
 }
 
-/**
- * The blob fees of a window once (lib/core/fee-math/blob-fees.ts): null on a chain without blobs, or the error that
- * says why a chain with blobs has none (GET blobFees answers the same).
- */
-const blobsOf = perWindow('blob-fees', (window): BlobFees | null | { error: unknown } => {
-  try {
-    return blobFeesOf(window)
-  } catch (error) {
-    return error instanceof BlobFeeMarketUnsupportedError ? null : { error }
-  }
-})
-
 /** The highest confidence level: the ladder of every window is made up to it, once. */
 const TOP_CONFIDENCE = 99
 
@@ -370,8 +364,10 @@ const confidenceOf = perWindow('confidence-report', (window, policy) => {
     Array.from({ length: TOP_CONFIDENCE }, (_, i) => i + 1),
   )
   const forecast = forecastBaseFee(data.baseFees, data.nextBaseFee, live)
-  const blobs = blobsOf(window, policy)
-  if (blobs !== null && 'error' in blobs) return { error: blobs.error }
+  const blob = blobsOf(window, policy)
+  // a chain without blobs has no blob fields; a chain with blobs whose node reports none, GET blobFees' error
+  if ('error' in blob && !(blob.error instanceof BlobFeeMarketUnsupportedError)) return { error: blob.error }
+  const blobs = 'fees' in blob ? blob.fees : null
   return {
     ladder,
     baseFeeForecast: forecast.horizons.map((h) => ({ blocks: h.blocks, p50: h.p50, p99: h.p99 })),
@@ -439,13 +435,25 @@ export async function getConfidenceReport(chainId: number, confidences: readonly
   }
 }
 
-/** Each supported chain: its id, viem's name, and whether it takes blob transactions. */
-export function servedChains(): { chainId: number; name: string; testnet: boolean; blobs: boolean; opStack: boolean }[] {
-  return [...getChains().values()].map((c) => ({
-    chainId: c.id,
-    name: c.name,
-    testnet: c.testnet ?? false,
-    blobs: takesBlobTransactions(c.id),
-    opStack: c.opStack ?? false,
-  }))
+/** A supported chain as the catalogues list it. */
+export type ServedChain = { chainId: number; name: string; testnet: boolean; blobs: boolean; opStack: boolean }
+
+/** The list per chain registry (one per configuration), so it is the same array until the configuration changes. */
+const servedLists = processSingleton('served-chains', () => new WeakMap<Map<number, ChainConfig>, readonly ServedChain[]>())
+
+/** Each supported chain: its id, viem's name, and whether it takes blob transactions; the same array while the configuration stands. */
+export function servedChains(): readonly ServedChain[] {
+  const chains = getChains()
+  let list = servedLists.get(chains)
+  if (!list) {
+    list = [...chains.values()].map((c) => ({
+      chainId: c.id,
+      name: c.name,
+      testnet: c.testnet ?? false,
+      blobs: takesBlobTransactions(c.id),
+      opStack: c.opStack ?? false,
+    }))
+    servedLists.set(chains, list)
+  }
+  return list
 }

@@ -78,13 +78,9 @@ const nodeHead = async () => Number(await rpc<string>(chain.url, 'eth_blockNumbe
  * block before the head anvil appends its CURRENT pending base fee as the next one, not that block's successor's.
  */
 async function nodeBaseFee(n: number): Promise<number> {
-  const deadline = Date.now() + 15_000
-  for (;;) {
-    const block = await rpc<{ baseFeePerGas: string } | null>(chain.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])
-    if (block) return Number(BigInt(block.baseFeePerGas)) / 1e9
-    if (Date.now() > deadline) throw new Error(`the node has no block ${n} after 15 s`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
+  const read = () => rpc<{ baseFeePerGas: string } | null>(chain.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])
+  await expect.poll(read, { message: `the node mines block ${n}`, timeout: 15_000 }).not.toBeNull()
+  return Number(BigInt((await read())!.baseFeePerGas)) / 1e9
 }
 
 /** A gwei amount as the client reads it: a finite JSON number with at most 9 decimals. */

@@ -14,7 +14,7 @@ import type {
 } from './schemas'
 import type { FeeWindow, LevelEstimate, Urgency } from '../types'
 import { toFeeData } from '../fee-math/fee-data'
-import { blobFeesOf } from '../fee-math/blob-fees'
+import { blobFeesOf, type BlobFees } from '../fee-math/blob-fees'
 import type { TransactionCost } from '../fee-math/transaction-cost'
 import { formatGwei } from '../units'
 
@@ -100,11 +100,10 @@ export function buildFeeReport(window: FeeWindow, policy: ChainFeePolicy = chain
 
 /**
  * GET blobFees' body for a window: the blob fees in decimal gwei, the window's blob fullness, and the
- * blob target and maximum of the fork active at the head.
+ * blob target and maximum of the fork active at the head, from the window's blob fees (made here unless given).
  * @throws as blobFeesOf
  */
-export function buildBlobFees(window: FeeWindow): BlobFeesBody {
-  const fees = blobFeesOf(window)
+export function buildBlobFees(window: FeeWindow, fees: BlobFees = blobFeesOf(window)): BlobFeesBody {
   const level = (wei: bigint) => ({ suggestedMaxFeePerBlobGas: formatGwei(wei) })
   return {
     blockNumber: window.headNumber,
