@@ -1,0 +1,38 @@
+import 'server-only'
+/** How the service's own suggestions fared: GET accuracy, and the same reports for /metrics. */
+import { heldWindows } from '../feed/feeds'
+import { feePolicyOf } from '../chains/registry'
+import { accuracyOf, type AccuracyReport } from '../core/evaluation/accuracy'
+import { processSingleton } from '../runtime/process-singleton'
+import { perWindow, servedWindow, type ReportMeta } from './served-window'
+
+/** Per chain, the last accuracy report computed and when (for /metrics, which never waits for a new one). */
+const lastAccuracy = processSingleton('accuracy-last', () => new Map<number, { report: AccuracyReport; at: number }>())
+/** /metrics computes a chain's accuracy at most this often; /accuracy once per window. */
+const METRICS_ACCURACY_PERIOD_MS = 60_000
+
+/** The accuracy report of a window, computed once per window and kept with it. */
+const accuracyFor = perWindow('accuracy-reports', (window, policy) => {
+  const report = accuracyOf(window, policy)
+  lastAccuracy.set(window.chainId, { report, at: Date.now() })
+  return { report, body: JSON.stringify(report) }
+})
+
+/**
+ * How the service's own suggestions fared over the window it serves (lib/core/evaluation/accuracy.ts).
+ * @throws as getFeeReport
+ */
+export async function getAccuracyReport(chainId: number): Promise<{ body: string; report: AccuracyReport; meta: ReportMeta }> {
+  const { window, policy, meta } = await servedWindow(chainId, { feeMarket: true })
+  return { ...accuracyFor(window, policy), meta }
+}
+
+/** Per held window, its accuracy for /metrics (no read): the last report, recomputed when over a minute old. */
+export function heldAccuracy(now = Date.now()): AccuracyReport[] {
+  return heldWindows().flatMap(({ chain, window }) => {
+    if (window.legacy) return []
+    const last = lastAccuracy.get(chain.id)
+    if (last && now - last.at < METRICS_ACCURACY_PERIOD_MS) return [last.report]
+    return [accuracyFor(window, feePolicyOf(chain)).report]
+  })
+}

@@ -1,0 +1,23 @@
+import 'server-only'
+/** GET transactionCost: a transaction's whole cost per level, from the window the other endpoints answer from. */
+import { getChain } from '../chains/registry'
+import { buildTransactionCost } from '../core/contract/report'
+import { transactionCost, type TransactionCostQuery } from '../core/fee-math/transaction-cost'
+import { servedWindow, type ReportMeta } from './served-window'
+import { suggestionsFor } from './replacement'
+
+/**
+ * GET transactionCost: a transaction's whole cost per level (lib/core/fee-math/transaction-cost.ts), no read of its own.
+ * @throws UnsupportedChainError, InvalidQueryError (gas above the chain's cap), NoPriceDataError,
+ *   UpstreamUnavailableError, UpstreamBadResponseError
+ */
+export async function getTransactionCost(chainId: number, query: TransactionCostQuery): Promise<{ body: string; meta: ReportMeta }> {
+  const { window, policy, meta } = await servedWindow(chainId, { feeMarket: false })
+  const chain = getChain(chainId)
+  const cost = transactionCost(window, suggestionsFor(window, policy), query, {
+    maxTransactionGas: policy.maxTransactionGas,
+    l1FeeRule: chain?.l1FeeRule,
+    unknownL1Fee: chain?.unknownL1Fee,
+  })
+  return { body: JSON.stringify(buildTransactionCost(cost)), meta }
+}

@@ -1,0 +1,79 @@
+/** The paths of the service's operations: the probes (/healthz, /readyz), /metrics and this document (/openapi.json). */
+import { headers, json, ref, schemaRef, type Json } from './components'
+
+/** /healthz, /readyz, /metrics and /openapi.json (tag operations), each with its own security. */
+export function operationsPaths(): Json {
+  return {
+    '/healthz': {
+      get: {
+        operationId: 'getHealth',
+        tags: ['operations'],
+        summary: 'Liveness: the process serves',
+        description: 'No credentials, no upstream call, no configuration read.',
+        security: [],
+        responses: { '200': { description: 'OK', content: json(schemaRef('Health')) } },
+      },
+    },
+    '/readyz': {
+      get: {
+        operationId: 'getReadiness',
+        tags: ['operations'],
+        summary: 'Readiness: every configured chain has data the service would serve',
+        description: 'No credentials by default; with READYZ_AUTH=basic an API key is needed.',
+        security: [{}, { basicAuth: [] }],
+        responses: {
+          '200': { description: 'OK', content: json(schemaRef('Ready')) },
+          '401': ref('responses', 'Unauthorized'),
+          '429': ref('responses', 'TooManyRequests'),
+          '500': ref('responses', 'InternalServerError'),
+          '503': {
+            description: 'Service Unavailable: not ready (the body names each chain and why), or misconfigured.',
+            headers: headers(['Retry-After']),
+            content: json({ anyOf: [schemaRef('NotReadyBody'), schemaRef('ErrorBody')] }),
+          },
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'getMetrics',
+        tags: ['operations'],
+        summary: 'Prometheus metrics',
+        description: 'Behind its own bearer token (METRICS_TOKEN); API keys do not open it. 404 while no token is configured.',
+        security: [{ metricsToken: [] }],
+        responses: {
+          '200': {
+            description: 'OK: Prometheus text exposition format 0.0.4.',
+            headers: headers(['Cache-Control']),
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+          '401': {
+            description: 'Unauthorized: no or a wrong bearer token.',
+            headers: headers(['WWW-Authenticate']),
+            content: json(schemaRef('ErrorBody')),
+          },
+          '404': { description: 'Not Found: no METRICS_TOKEN is configured.', content: json(schemaRef('ErrorBody')) },
+          '429': ref('responses', 'TooManyRequests'),
+          '500': ref('responses', 'InternalServerError'),
+          '503': ref('responses', 'ServiceUnavailable'),
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        tags: ['operations'],
+        summary: 'This document',
+        description: 'Public: no credentials.',
+        security: [],
+        responses: {
+          '200': {
+            description: 'OK: the OpenAPI 3.1 document.',
+            headers: headers(['Cache-Control']),
+            content: json({ type: 'object', required: ['openapi', 'info', 'paths'] }),
+          },
+        },
+      },
+    },
+  }
+}
