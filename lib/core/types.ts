@@ -36,8 +36,16 @@ export type FeeWindow = {
   headGasLimit?: string
   /** How many transactions the head block holds (from the header read's transaction hashes). */
   headTransactionCount?: number
-  /** What the chain's predeploys reported at the head for the L1 part of a transaction's cost (OP-stack, Arbitrum). */
+  /**
+   * What the chain's predeploys reported for the L1 part of a transaction's cost (OP-stack, Arbitrum, Scroll,
+   * Mantle): their values at the head block this window names (headNumber), all of the same block.
+   */
   l1Fee?: L1FeeParams
+  /**
+   * Linea's pricing, from the head block's extraData v1 (lib/core/fee-math/linea-fee.ts parseLineaExtraData), on
+   * chains whose rule is `linea` and whose head carries it: the data cost rides in the priority fee there.
+   */
+  lineaPricing?: LineaPricing
   /**
    * No EIP-1559 fee market: eth_feeHistory's rewards are whole gas prices (go-ethereum feehistory.go processBlock);
    * only GET gasPrices answers from such a window.
@@ -47,12 +55,25 @@ export type FeeWindow = {
   fetchedAt: number
 }
 
-/** Which L1 fee a chain charges beside gas, so which predeploys the window's read asks. */
-export type L1FeeRule = 'op-stack' | 'arbitrum'
+/**
+ * Which L1 fee a chain charges, so what the window's read takes with the head: the predeploys it asks (OP-stack,
+ * Arbitrum, Scroll, Mantle) or, for `linea`, no call at all but the head block's extraData (the data cost is
+ * priced into the priority fee, not charged beside gas).
+ */
+export type L1FeeRule = 'op-stack' | 'arbitrum' | 'scroll' | 'mantle' | 'linea'
 
 /**
- * The L1 fee parameters of an L2's head: OP-stack GasPriceOracle's Fjord inputs and L1Block's operator fee,
- * Arbitrum ArbGasInfo.getPricesInWei(), or `unavailable` (the predeploys did not answer: served without it).
+ * Linea's pricing at a block, wei (decimal strings), from its extraData v1 (linea-monorepo linea-besu
+ * plugins/linea-sequencer LineaExtraDataHandler): the fixed cost per gas, the variable cost per compressed
+ * byte, and the node's minimum gas price.
+ */
+export type LineaPricing = { fixedCostWei: string; variableCostWei: string; ethGasPriceWei: string }
+
+/**
+ * The L1 fee parameters of an L2's head (amounts in wei, decimal strings): OP-stack GasPriceOracle's Fjord inputs
+ * and L1Block's operator fee, Arbitrum ArbGasInfo.getPricesInWei(), Scroll's L1GasPriceOracle after Galileo,
+ * Mantle's Fjord inputs with its tokenRatio and operator fee after Arsia, or `unavailable` (the predeploys did
+ * not answer, or the chain is before the fork the rule needs: served without it).
  */
 export type L1FeeParams =
   | {
@@ -67,6 +88,29 @@ export type L1FeeParams =
       operatorFeeConstant: string
     }
   | { rule: 'arbitrum'; perL1CalldataByte: string }
+  | {
+      /** scroll-tech/scroll-contracts src/L2/predeploys/L1GasPriceOracle.sol, with isGalileo() true. */
+      rule: 'scroll'
+      l1BaseFee: string
+      l1BlobBaseFee: string
+      /** The exec scalar since Feynman, scaled by 1e9. */
+      commitScalar: string
+      /** Scaled by 1e9. */
+      blobScalar: string
+      penaltyFactor: string
+    }
+  | {
+      /** mantlenetworkio/mantle-v2 contracts-bedrock src/L2/GasPriceOracle.sol, with isArsia() true. */
+      rule: 'mantle'
+      l1BaseFee: string
+      blobBaseFee: string
+      baseFeeScalar: number
+      blobBaseFeeScalar: number
+      /** MNT wei per ETH wei of the L1 fee (GasPriceOracle.tokenRatio()). */
+      tokenRatio: string
+      operatorFeeScalar: number
+      operatorFeeConstant: string
+    }
   | { rule: 'unavailable'; reason: string }
 
 /** The same window with amounts as bigint wei, for the math. */

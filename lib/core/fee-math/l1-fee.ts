@@ -1,10 +1,14 @@
 import { LibZip } from 'solady'
 import type { L1FeeParams } from '../types'
+import { mantleL1DataFee, mantleOperatorFee } from './mantle-fee'
+import { scrollGalileoL1Fee, scrollL1FeeUpperBound } from './scroll-fee'
 
 /**
  * The L1 part of an L2 transaction's cost, wei of the chain's native token, from the parameters the
- * chain's predeploys report at the head (read with the block: lib/upstream/read-l1-fee-params.ts).
+ * chain's predeploys report at the window's head block (lib/upstream/read-l1-fee-params.ts).
  * Pure: the formulas are the contracts' own, so the service answers what the chain will charge.
+ * One entry per question, whatever the chain's rule: l1DataFeeUpperBound, l1DataFee, operatorFee;
+ * the rules themselves: OP-stack and Arbitrum here, Scroll in scroll-fee.ts, Mantle in mantle-fee.ts.
  */
 
 /** Bytes a signature adds to an unsigned transaction, as OP-stack's GasPriceOracle assumes (`+ 68`). */
@@ -19,9 +23,13 @@ const DECIMALS_SQUARED = 10n ** 12n
 
 type OpStackParams = Extract<L1FeeParams, { rule: 'op-stack' }>
 type ArbitrumParams = Extract<L1FeeParams, { rule: 'arbitrum' }>
+/** The Fjord inputs, which OP-stack's and Mantle's GasPriceOracle share. */
+type FjordParams = Pick<OpStackParams, 'l1BaseFee' | 'blobBaseFee' | 'baseFeeScalar' | 'blobBaseFeeScalar'>
+/** The parameters of a chain that charges a data fee: every rule but `unavailable`. */
+export type ChargedL1FeeParams = Exclude<L1FeeParams, { rule: 'unavailable' }>
 
 /** GasPriceOracle._fjordL1Cost: the L1 fee of a transaction whose FastLZ size (signature included) is `fastLzSize` bytes. */
-export function fjordL1Cost(fastLzSize: bigint, p: OpStackParams): bigint {
+export function fjordL1Cost(fastLzSize: bigint, p: FjordParams): bigint {
   let estimated = COST_INTERCEPT + COST_FASTLZ_COEF * fastLzSize
   if (estimated < MIN_TRANSACTION_SIZE * 1_000_000n) estimated = MIN_TRANSACTION_SIZE * 1_000_000n
   const feeScaled = BigInt(p.baseFeeScalar) * 16n * BigInt(p.l1BaseFee) + BigInt(p.blobBaseFeeScalar) * BigInt(p.blobBaseFee)
@@ -33,7 +41,7 @@ export function fjordL1Cost(fastLzSize: bigint, p: OpStackParams): bigint {
  * size, bounded by FastLZ's practical worst case (`size + size / 255 + 16` after adding 68 bytes for
  * the signature; the contract's comment: it covers 99.99% of transactions).
  */
-export function opStackL1FeeUpperBound(unsignedTxSize: number, p: OpStackParams): bigint {
+export function fjordL1FeeUpperBound(unsignedTxSize: number, p: FjordParams): bigint {
   const txSize = BigInt(unsignedTxSize) + BigInt(SIGNATURE_BYTES)
   return fjordL1Cost(txSize + txSize / 255n + 16n, p)
 }
@@ -44,7 +52,7 @@ export function flzCompressedLength(data: `0x${string}`): number {
 }
 
 /** GasPriceOracle.getL1Fee(unsignedTx): the L1 fee of that transaction (its unsigned serialization, hex). */
-export function opStackL1Fee(unsignedTx: `0x${string}`, p: OpStackParams): bigint {
+export function fjordL1Fee(unsignedTx: `0x${string}`, p: FjordParams): bigint {
   return fjordL1Cost(BigInt(flzCompressedLength(unsignedTx) + SIGNATURE_BYTES), p)
 }
 
@@ -55,7 +63,7 @@ const MAX_UINT256 = (1n << 256n) - 1n
  * (saturating); Jovian gas × scalar × 100 + constant (specs protocol/isthmus/exec-engine.md and
  * protocol/jovian/exec-engine.md, "Operator Fee"). `gas` is the gas limit for what a wallet must hold.
  */
-export function operatorFee(gas: bigint, p: OpStackParams): bigint {
+export function opStackOperatorFee(gas: bigint, p: OpStackParams): bigint {
   if (!p.isthmus) return 0n
   const scalar = BigInt(p.operatorFeeScalar)
   const constant = BigInt(p.operatorFeeConstant)
@@ -75,3 +83,60 @@ export function operatorFee(gas: bigint, p: OpStackParams): bigint {
 export function arbitrumL1Fee(unsignedTxSize: number, p: ArbitrumParams): bigint {
   return BigInt(unsignedTxSize + SIGNATURE_BYTES) * BigInt(p.perL1CalldataByte)
 }
+
+/**
+ * The data fee of any transaction whose unsigned serialization is `unsignedTxSize` bytes, wei of the chain's
+ * native token: OP-stack getL1FeeUpperBound; Mantle the same × tokenRatio (in MNT); Scroll Galileo's fee at
+ * size + 68 bytes; Arbitrum the price per byte × (size + 68). Each is an upper bound on what the chain charges.
+ */
+export function l1DataFeeUpperBound(unsignedTxSize: number, p: ChargedL1FeeParams): bigint {
+  switch (p.rule) {
+    case 'op-stack':
+      return fjordL1FeeUpperBound(unsignedTxSize, p)
+    case 'mantle':
+      return mantleL1DataFee(fjordL1FeeUpperBound(unsignedTxSize, p), p)
+    case 'scroll':
+      return scrollL1FeeUpperBound(unsignedTxSize, p)
+    case 'arbitrum':
+      return arbitrumL1Fee(unsignedTxSize, p)
+  }
+}
+
+/**
+ * The data fee of one transaction (its unsigned serialization, hex), wei of the chain's native token: OP-stack
+ * getL1Fee, exactly as the contract computes it; Mantle the same × tokenRatio; on Scroll and Arbitrum, whose
+ * nodes compress the signed transaction (zstd, Brotli) with no contract to ask, the bound of its size.
+ */
+export function l1DataFee(unsignedTx: `0x${string}`, p: ChargedL1FeeParams): bigint {
+  switch (p.rule) {
+    case 'op-stack':
+      return fjordL1Fee(unsignedTx, p)
+    case 'mantle':
+      return mantleL1DataFee(fjordL1Fee(unsignedTx, p), p)
+    case 'scroll':
+      return scrollGalileoL1Fee((unsignedTx.length - 2) / 2 + SIGNATURE_BYTES, p)
+    case 'arbitrum':
+      return arbitrumL1Fee((unsignedTx.length - 2) / 2, p)
+  }
+}
+
+/**
+ * The operator fee of a transaction of gas limit `gas`, wei of the chain's native token: OP-stack's by fork
+ * (opStackOperatorFee), Mantle's since Arsia (mantleOperatorFee, in MNT); Scroll and Arbitrum charge none.
+ */
+export function operatorFee(gas: bigint, p: ChargedL1FeeParams): bigint {
+  switch (p.rule) {
+    case 'op-stack':
+      return opStackOperatorFee(gas, p)
+    case 'mantle':
+      return mantleOperatorFee(gas, p)
+    case 'scroll':
+    case 'arbitrum':
+      return 0n
+  }
+}
+
+/** @deprecated The name l1DataFeeUpperBound had when only OP-stack chains had the rule; call l1DataFeeUpperBound. */
+export const opStackL1FeeUpperBound = l1DataFeeUpperBound
+/** @deprecated The name l1DataFee had when only OP-stack chains had the rule; call l1DataFee. */
+export const opStackL1Fee = l1DataFee

@@ -5,11 +5,15 @@ import { describe, expect, test } from 'vitest'
 import {
   arbitrumL1Fee,
   fjordL1Cost,
+  fjordL1FeeUpperBound,
   flzCompressedLength,
+  l1DataFee,
+  l1DataFeeUpperBound,
   operatorFee,
   opStackL1Fee,
   opStackL1FeeUpperBound,
 } from '@/lib/core/fee-math/l1-fee'
+import { scrollGalileoL1Fee } from '@/lib/core/fee-math/scroll-fee'
 import type { L1FeeParams } from '@/lib/core/types'
 
 type Op = Extract<L1FeeParams, { rule: 'op-stack' }>
@@ -100,5 +104,50 @@ describe('OP-stack operator fee', () => {
 describe('Arbitrum L1 component', () => {
   test('default: the price per L1 calldata byte × the signed size (unsigned + 68 bytes)', () => {
     expect(arbitrumL1Fee(51, { rule: 'arbitrum', perL1CalldataByte: '1600000' })).toBe((51n + 68n) * 1_600_000n)
+  })
+})
+
+describe('one entry per question, whatever the rule', () => {
+  const mantle = {
+    ...geth,
+    rule: 'mantle' as const,
+    tokenRatio: '1000000',
+    operatorFeeScalar: 1_439_103_868,
+    operatorFeeConstant: '1256417826609331460',
+  }
+  const scroll = {
+    rule: 'scroll' as const,
+    l1BaseFee: '1000000000',
+    l1BlobBaseFee: '1000000000',
+    commitScalar: '2394981796',
+    blobScalar: '1019097245',
+    penaltyFactor: '10000',
+  }
+  const arbitrum = { rule: 'arbitrum' as const, perL1CalldataByte: '1600000' }
+
+  test('default: OP-stack: getL1FeeUpperBound and getL1Fee, as before (GasPriceOracle.t.sol)', () => {
+    expect(l1DataFeeUpperBound(161, gpo)).toBe(111_214n)
+    expect(l1DataFee(REGRESSION_TX, gpo)).toBe(105_484n)
+    expect(opStackL1FeeUpperBound(161, gpo)).toBe(l1DataFeeUpperBound(161, gpo))
+  })
+
+  test('behavior: Mantle: the Fjord fee × tokenRatio, and the Arsia operator fee', () => {
+    // an empty transaction's bound is at the minimum size: rollup_cost_test.go's 3,203,000,000,000
+    expect(l1DataFeeUpperBound(0, mantle)).toBe(3_203_000_000_000n)
+    expect(l1DataFeeUpperBound(161, mantle)).toBe(fjordL1FeeUpperBound(161, mantle) * 1_000_000n)
+    expect(l1DataFee(REGRESSION_TX, mantle)).toBe(opStackL1Fee(REGRESSION_TX, geth) * 1_000_000n)
+    expect(operatorFee(1_618n, mantle)).toBe(1_256_650_673_615_173_860n)
+  })
+
+  test('behavior: Scroll: the Galileo fee at the size + 68 bytes, with txBytes or tx; no operator fee', () => {
+    expect(l1DataFeeUpperBound(51, scroll)).toBe(scrollGalileoL1Fee(119, scroll))
+    expect(l1DataFee('0x0000010203', scroll)).toBe(scrollGalileoL1Fee(5 + 68, scroll))
+    expect(operatorFee(1_000_000n, scroll)).toBe(0n)
+  })
+
+  test('behavior: Arbitrum: the price per byte × the signed size; no operator fee', () => {
+    expect(l1DataFeeUpperBound(51, arbitrum)).toBe(arbitrumL1Fee(51, arbitrum))
+    expect(l1DataFee('0x0000010203', arbitrum)).toBe(arbitrumL1Fee(5, arbitrum))
+    expect(operatorFee(21_000n, arbitrum)).toBe(0n)
   })
 })
