@@ -13,6 +13,7 @@ const LAYERS = [
   ['lib/core'], // pure, by concern: fee-math, chain-rules, evaluation, contract (schemas, errors, bodies)
   ['lib/runtime'], // process plumbing: process singletons, deadlines, the store's markers
   ['lib/auth'], // credentials: API_KEYS's syntax (which lib/env.ts validates with the rest), keys, identity
+  ['lib/env'], // the settings' schemas by concern (access, service, shared syntaxes), which lib/env.ts joins
   ['lib/env.ts', 'lib/metrics'], // configuration, counters
   ['lib/log'], // the logger (pino): reads LOG_LEVEL from lib/env.ts, so one layer above it
   ['lib/chains'], // the chain registry

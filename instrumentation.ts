@@ -6,21 +6,24 @@
 // refused. (Throwing instead leaves Next serving a bare-text 500 to every request, measured on Next
 // 16.4.) On Vercel a function cannot refuse its cold start, so there every request gets the JSON 503
 // "misconfigured" answer the middleware and the handlers give (fail closed) and the line is logged.
+//
+// It also puts the peer-address stamp in front of Next's HTTP server (lib/runtime/peer-stamp.ts), and says in
+// one line where the client address every limit counts against comes from.
 export async function register() {
   // the edge sandbox (the middleware) validates its own settings on each request
   if (process.env.NEXT_RUNTIME !== 'nodejs') return
   const { getServerEnv } = await import('./lib/env')
+  const { checkCredentialNames } = await import('./lib/auth/credential-names')
+  const { startupAddressLine } = await import('./lib/auth/address-policy')
+  const { installPeerStamp } = await import('./lib/runtime/peer-stamp')
   try {
     const env = getServerEnv()
-    // the keyless tier's quota is per client address: without a trusted proxy that address is whatever the
-    // client writes in X-Forwarded-For (lib/auth/client-address.ts), so a caller can take a quota per request
-    if (env.PUBLIC_ACCESS && !env.TRUST_PROXY && env.PUBLIC_RATE_LIMIT.limit > 0)
-      console.warn(
-        JSON.stringify({
-          level: 'warn',
-          msg: 'PUBLIC_ACCESS without TRUST_PROXY: the keyless quota is per X-Forwarded-For as the client sends it; put a proxy in front and set TRUST_PROXY=true (docs/operations.md, Security)',
-        }),
-      )
+    const clash = await checkCredentialNames(env.API_KEYS, env.PUBLIC_API_KEYS)
+    if (clash !== null) throw Object.assign(new Error(clash), { name: 'ConfigError' })
+    if (!process.env.VERCEL) installPeerStamp()
+    const line = startupAddressLine(env)
+    if (line.refuse) throw Object.assign(new Error(line.msg), { name: 'ConfigError' })
+    console.info(JSON.stringify({ level: 'info', ...line.fields, msg: line.msg }))
   } catch (err) {
     const e = err as Error
     console.error(JSON.stringify({ level: 'error', msg: 'configuration refused at start', error: e.name, message: e.message }))

@@ -1,13 +1,16 @@
 import { NextResponse, type NextRequest } from 'next/server'
 import { checkAccess } from '@/lib/auth/access'
 import { verifyBearer } from '@/lib/auth/bearer'
-import { clientAddress } from '@/lib/auth/client-address'
+import { addressSource, clientAddress } from '@/lib/auth/client-address'
 import { addressBlocked, instanceBlocked, recordAuthFailure } from '@/lib/auth/failure-throttle'
-import { IDENTITY_HEADER, signIdentity } from '@/lib/auth/identity'
+import { IDENTITY_HEADER, isKeyless, signIdentity } from '@/lib/auth/identity'
 import { getEdgeEnv, type EdgeEnv } from '@/lib/env'
 import { corsHeaders, isPreflight, preflightResponse } from '@/lib/http/cors'
 import { BASIC_CHALLENGE, BEARER_CHALLENGE, errorJson, MISCONFIGURED } from '@/lib/http/error-body'
+import { toErrorResponse } from '@/lib/http/error-answers'
 import { hasMalformedEscape, isApiPath } from '@/lib/http/path'
+import { consumeRateLimit } from '@/lib/ratelimit'
+import { PEER_HEADER, stampedPeer } from '@/lib/runtime/peer-stamp'
 import { API_CONTENT_SECURITY_POLICY, newNonce, pageContentSecurityPolicy, SECURITY_HEADERS } from '@/lib/http/security-headers'
 
 /** An answer of the middleware's own, with the security headers (and the CORS headers, so a page can read it). */
@@ -31,6 +34,8 @@ function pass(request: NextRequest, identity?: string, cors: Record<string, stri
   // the handlers trust only this (lib/auth/identity)
   if (identity !== undefined) headers.set(IDENTITY_HEADER, identity)
   else headers.delete(IDENTITY_HEADER)
+  // the peer's stamp carries this process's token: it stops here
+  headers.delete(PEER_HEADER)
   const res = NextResponse.next({ request: { headers } })
   res.headers.set('content-security-policy', csp)
   for (const [k, v] of Object.entries({ ...SECURITY_HEADERS, ...cors })) res.headers.set(k, v)
@@ -55,6 +60,9 @@ const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json'])
  */
 export async function middleware(request: NextRequest) {
   const path = request.nextUrl.pathname
+  // the app has no images to optimise (next.config.mjs turns the optimizer off): nothing answers here, and a URL
+  // naming a /v3/<key>/ path never reaches the optimizer's log line
+  if (path === '/_next/image') return refuse(404, 'Not found.')
   let env: EdgeEnv
   if (PUBLIC_PATHS.has(path)) {
     try {
@@ -74,7 +82,8 @@ export async function middleware(request: NextRequest) {
   if (env.CORS_ORIGINS !== undefined && isApiPath(path) && isPreflight(request.method, request.headers))
     return preflightResponse(request.headers.get('origin'), env.CORS_ORIGINS)
   if (path === '/readyz' && env.READYZ_AUTH === 'none') return pass(request, undefined, cors)
-  const address = clientAddress(request.headers, env.TRUST_PROXY)
+  // the address the network saw (the TCP peer, the platform's, or past TRUST_PROXY's proxies), never one the client wrote
+  const address = clientAddress(request.headers, env.TRUST_PROXY, addressSource(), stampedPeer(request.headers.get(PEER_HEADER)))
 
   if (path === '/metrics') {
     const header = request.headers.get('authorization')
@@ -93,17 +102,32 @@ export async function middleware(request: NextRequest) {
 
   const verdict = await checkAccess({ path, headers: request.headers, address }, env)
   if (!verdict.pass) {
-    if (verdict.status === 503) {
+    if (verdict.status === 503 && verdict.misconfigured) {
       console.error(JSON.stringify({ level: 'error', error: 'ApiKeysConfigError', message: verdict.message }))
       return misconfigured(cors)
     }
+    if (verdict.status === 503) return refuse(503, verdict.message, { ...cors, 'retry-after': String(verdict.retryAfterSeconds ?? 1) })
     if (verdict.status === 429) return throttled(verdict.retryAfterSeconds ?? 60, cors)
     return refuse(verdict.status, verdict.message, verdict.status === 401 ? { ...cors, ...BASIC_CHALLENGE } : cors)
   }
   if (hasMalformedEscape(verdict.path)) return refuse(400, 'The path holds a malformed percent-escape.', cors)
   // Infura's /v3/<key>/<read path> goes on as it is: app/v3/[key]/[...path] answers as the read path (a rewrite
   // would come back through this gate under `next start`, without the key)
-  return pass(request, await signIdentity(verdict.identity, identitySetting(env)), cors)
+  const identity = await signIdentity(verdict.identity, identitySetting(env))
+  if (!isKeyless(verdict.identity) || isApiPath(path)) return pass(request, identity, cors)
+  // a keyless chain page is metered like the API it calls (PUBLIC_RATE_LIMIT per address, shared through Redis)
+  let limits: Record<string, string>
+  try {
+    limits = await consumeRateLimit(verdict.identity, 'public')
+  } catch (err) {
+    const res = toErrorResponse(err)
+    for (const [k, v] of Object.entries({ ...SECURITY_HEADERS, 'content-security-policy': API_CONTENT_SECURITY_POLICY }))
+      res.headers.set(k, v)
+    return res
+  }
+  const res = pass(request, identity, cors)
+  for (const [k, v] of Object.entries(limits)) res.headers.set(k, v)
+  return res
 }
 
 /** The setting the handlers verify identities under (getIdentitySetting in lib/env.ts reads the same variables). */
@@ -115,5 +139,5 @@ export const config = {
   runtime: 'nodejs',
   // Everything but Next's static build output, public/assets and the benchmark's no-middleware floor
   // (/bench-bare, a route only bench builds have): the API and the pages need credentials.
-  matcher: ['/((?!_next/static/|_next/image|favicon\\.ico$|assets/|bench-bare/).*)'],
+  matcher: ['/((?!_next/static/|favicon\\.ico$|assets/|bench-bare/).*)'],
 }

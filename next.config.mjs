@@ -6,6 +6,9 @@ const nextConfig = {
   poweredByHeader: false,
   // gzip belongs to the reverse proxy or CDN: in-process it cost more than the handler (docs/benchmarks.md)
   compress: false,
+  // no page uses next/image: the optimizer stays off (and the middleware answers /_next/image with a 404), so a URL
+  // that names a /v3/<key>/ path is never fetched, logged or echoed by it
+  images: { unoptimized: true },
   // `npm run bench*` builds with GAS_API_BENCH_BUILD=1, which adds the framework-floor routes
   // (app/bench-floor/**/route.bench.ts); every other build has no such route
   pageExtensions: ['tsx', 'ts', 'jsx', 'js', ...(process.env.GAS_API_BENCH_BUILD === '1' ? ['bench.ts'] : [])],

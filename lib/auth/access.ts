@@ -1,9 +1,11 @@
 import { authenticate, isRemembered } from './authenticate'
+import { checkCredentialNames } from './credential-names'
 import { sha256, timingSafeEqual } from './constant-time'
 import { addressBlocked, instanceBlocked, recordAuthFailure } from './failure-throttle'
 import { keylessIdentity } from './identity'
 import { loadPublicKeys, verifyPublicKey } from './public-keys'
 import { PUBLIC_KEY_PATTERN } from './public-keys-setting'
+import { BoundedMap } from '../runtime/bounded-map'
 import { processSingleton } from '../runtime/process-singleton'
 
 /** The settings the gate reads (the middleware's EdgeEnv has them all). */
@@ -20,7 +22,7 @@ export type AccessSettings = {
  */
 export type AccessVerdict =
   | { pass: true; identity: string; path: string }
-  | { pass: false; status: 401 | 404 | 429 | 503; message: string; retryAfterSeconds?: number }
+  | { pass: false; status: 401 | 404 | 429 | 503; message: string; retryAfterSeconds?: number; misconfigured?: true }
 
 /** The API's read paths: served keyless under PUBLIC_ACCESS, and the only ones a `/v3/<key>/` path leads to. */
 export const isReadApiPath = (path: string) =>
@@ -46,13 +48,14 @@ const MESSAGES = {
   notFound: 'Not found: /v3/<API key>/ leads to the read endpoints only (/networks/…, /v1/…, /gasprices/…, /chains).',
   readOnly: 'A public API key opens the read endpoints and the chain pages only: send HTTP Basic credentials here.',
   misconfigured: 'API_KEYS or PUBLIC_API_KEYS is malformed',
+  noAddress: "The service cannot tell this request's client address, which the keyless tier counts by: send credentials, or retry.",
 } as const
 
 /** Public keys that verified, by exact value, for this PUBLIC_API_KEYS setting (a guesser cannot present one). */
 const MAX_REMEMBERED = 1_000
-const remembered = processSingleton('verified-public-keys', () => ({ setting: '', names: new Map<string, string>() }))
+const remembered = processSingleton('verified-public-keys', () => ({ setting: '', names: new BoundedMap<string, string>(MAX_REMEMBERED) }))
 function rememberedFor(setting: string) {
-  if (remembered.setting !== setting) Object.assign(remembered, { setting, names: new Map() })
+  if (remembered.setting !== setting) Object.assign(remembered, { setting, names: new BoundedMap(MAX_REMEMBERED) })
   return remembered.names
 }
 
@@ -84,10 +87,13 @@ function presented(path: string, headers: Headers) {
  *   not read (Basic decides);
  * - none: the keyless tier, on isKeylessPath's paths when PUBLIC_ACCESS is on; otherwise a 401.
  * Wrong or malformed credentials are a 401 (never served as keyless) and count against the address's
- * AUTH_FAILURE_LIMIT (then 429); an address past it is not checked unless its exact credentials verified before.
+ * AUTH_FAILURE_LIMIT (then 429); an address past it is not checked unless the same credentials verified before.
+ * `address` is the one the network saw (lib/auth/client-address.ts), or null when it cannot be known: failures
+ * then count for the instance only, and the keyless tier answers 503. Past the instance's ceiling a failure is a
+ * 429, but valid credentials are still checked and pass: no other client's failures turn them away.
  */
 export async function checkAccess(
-  request: { path: string; headers: Headers; address: string },
+  request: { path: string; headers: Headers; address: string | null },
   env: AccessSettings,
 ): Promise<AccessVerdict> {
   const { path, address } = request
@@ -95,8 +101,15 @@ export async function checkAccess(
   const keys = [raw, headerKey, v3?.key].filter((k) => k !== undefined)
   const target = v3 ? v3.rest : path
 
+  const clash = await checkCredentialNames(env.API_KEYS, env.PUBLIC_API_KEYS)
+  if (clash !== null) return { pass: false, status: 503, message: clash, misconfigured: true }
+
   if (basic === undefined && keys.length === 0) {
-    if (env.PUBLIC_ACCESS && isKeylessPath(path)) return { pass: true, identity: keylessIdentity(address), path }
+    if (env.PUBLIC_ACCESS && isKeylessPath(path)) {
+      // an unknown address is never one bucket shared by everyone, nor one the client names
+      if (address === null) return { pass: false, status: 503, message: MESSAGES.noAddress, retryAfterSeconds: 1 }
+      return { pass: true, identity: keylessIdentity(address), path }
+    }
     return { pass: false, status: 401, message: env.PUBLIC_API_KEYS.trim() ? MESSAGES.missingPublic : MESSAGES.missing }
   }
 
@@ -119,7 +132,7 @@ export async function checkAccess(
   if (basic !== undefined) {
     const result = await authenticate(basic, env.API_KEYS)
     if (!result.ok) {
-      if (result.reason === 'misconfigured') return { pass: false, status: 503, message: MESSAGES.misconfigured }
+      if (result.reason === 'misconfigured') return { pass: false, status: 503, message: MESSAGES.misconfigured, misconfigured: true }
       if (result.reason === 'malformed' || result.reason === 'invalid') return failed(result.reason)
       return { pass: false, status: 401, message: MESSAGES[result.reason] }
     }
@@ -133,14 +146,12 @@ export async function checkAccess(
     try {
       entries = await loadPublicKeys(env.PUBLIC_API_KEYS)
     } catch {
-      return { pass: false, status: 503, message: MESSAGES.misconfigured }
+      return { pass: false, status: 503, message: MESSAGES.misconfigured, misconfigured: true }
     }
     if (raw !== undefined && (entries.length === 0 || !PUBLIC_KEY_PATTERN.test(raw))) return failed('malformed')
     const name = await verifyPublicKey(entries, key)
     if (name === null) return failed('invalid')
-    const names = rememberedFor(env.PUBLIC_API_KEYS)
-    if (names.size >= MAX_REMEMBERED) names.clear()
-    names.set(key, name)
+    rememberedFor(env.PUBLIC_API_KEYS).set(key, name)
     identity = name
     // a key that needs no secret opens what the keyless tier would (/readyz with READYZ_AUTH=basic is not among it)
     if (!v3 && !isKeylessPath(path)) return { pass: false, status: 401, message: MESSAGES.readOnly }

@@ -1,20 +1,35 @@
 import { loadApiKeys, verifyApiKey } from './api-keys'
 import { ApiKeysConfigError } from './api-keys-setting'
-import { parseBasicAuth } from './basic-auth'
+import { parseBasicAuth, type BasicCredentials } from './basic-auth'
+import { BoundedMap } from '../runtime/bounded-map'
 import { processSingleton } from '../runtime/process-singleton'
 
 export type AuthResult =
   { ok: true; key: string } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'unconfigured' | 'misconfigured' }
 
-/** Headers that verified, by exact value, for this API_KEYS setting. */
+/**
+ * Credentials that verified under this API_KEYS setting, by their canonical form (the decoded key and secret: one
+ * entry however the header is spelled, so a caller cannot flush the others by writing one header many ways).
+ * Least recently used out first.
+ */
 const MAX_REMEMBERED = 1_000
-const state = processSingleton('authenticated-headers', () => ({ remembered: { setting: '', keys: new Map<string, string>() } }))
+const state = processSingleton('authenticated-credentials', () => ({
+  remembered: { setting: '', keys: new BoundedMap<string, string>(MAX_REMEMBERED) },
+}))
+
+/** One string per credentials, whatever the scheme's case, the spaces or the base64 spelling. */
+const canonical = (c: BasicCredentials) => `${c.key}\0${c.secret}`
+
+function rememberedFor(setting: string) {
+  if (state.remembered.setting !== setting) state.remembered = { setting, keys: new BoundedMap(MAX_REMEMBERED) }
+  return state.remembered.keys
+}
 
 /** Authenticates an Authorization header against the API_KEYS setting. Edge-safe. */
 export async function authenticate(header: string | null, apiKeysSetting: string): Promise<AuthResult> {
-  if (state.remembered.setting !== apiKeysSetting) state.remembered = { setting: apiKeysSetting, keys: new Map() }
-  const { remembered } = state
-  const known = header ? remembered.keys.get(header) : undefined
+  const remembered = rememberedFor(apiKeysSetting)
+  const creds = parseBasicAuth(header)
+  const known = creds ? remembered.get(canonical(creds)) : undefined
   if (known !== undefined) return { ok: true, key: known }
   let entries
   try {
@@ -24,20 +39,19 @@ export async function authenticate(header: string | null, apiKeysSetting: string
     throw err
   }
   if (!header) return { ok: false, reason: 'missing' }
-  const creds = parseBasicAuth(header)
   if (!creds) return { ok: false, reason: 'malformed' }
   if (entries.length === 0) return { ok: false, reason: 'unconfigured' }
   const key = await verifyApiKey(entries, creds.key, creds.secret)
   if (!key) return { ok: false, reason: 'invalid' }
-  if (remembered.keys.size >= MAX_REMEMBERED) remembered.keys.clear()
-  remembered.keys.set(header, key)
+  remembered.set(canonical(creds), key)
   return { ok: true, key }
 }
 
 /**
- * Whether this exact Authorization header verified before under this API_KEYS setting: such a
- * caller passes even while its address is throttled (a guesser cannot produce one without the secret).
+ * Whether these credentials (in any spelling of the header) verified before under this API_KEYS setting: such a
+ * caller passes even while its address is throttled (a guesser cannot produce them without the secret).
  */
 export function isRemembered(header: string | null, apiKeysSetting: string): boolean {
-  return header !== null && state.remembered.setting === apiKeysSetting && state.remembered.keys.has(header)
+  const creds = parseBasicAuth(header)
+  return creds !== null && state.remembered.setting === apiKeysSetting && state.remembered.keys.has(canonical(creds))
 }

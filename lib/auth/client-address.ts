@@ -1,20 +1,64 @@
+import { clientKey, inCidr, parseIp } from './ip'
+import type { TrustProxy } from './trust-proxy'
+import { peerStampInstalled } from '../runtime/peer-stamp'
+
 /**
- * The address failed authentications are counted against. Next's server sets X-Forwarded-For to the
- * socket's address only when the request has none (`??=`, next/dist/server/base-server.js), and the
- * middleware sees no socket of its own; so:
- * - trustProxy (TRUST_PROXY=true, a proxy in front appends or sets the header): the LAST entry, the
- *   address the proxy itself saw (entries before it are whatever the client sent);
- * - otherwise the whole header as Next exposes it: the socket address, unless the client sent the
- *   header itself (then the client picks its bucket; the per-instance ceiling turns failures into 429s).
- * Edge-safe.
+ * Where the service learns who its client is:
+ * - `peer`: the TCP peer, stamped on the request by this process (lib/runtime/peer-stamp.ts: `next start`, the image);
+ * - `platform`: Vercel's edge, which overwrites X-Forwarded-For and sets X-Vercel-Forwarded-For to the address it saw
+ *   (vercel.com/docs/headers/request-headers: "we currently overwrite the X-Forwarded-For header and do not forward
+ *   external IPs … to prevent IP spoofing"), so no client can write either there;
+ * - `none`: neither (an unknown host): only a proxy the operator named (TRUST_PROXY) can say.
  */
-export function clientAddress(headers: Headers, trustProxy: boolean): string {
-  const forwarded = headers.get('x-forwarded-for')?.trim()
-  if (!forwarded) return 'unknown'
-  if (!trustProxy) return forwarded.slice(0, 200)
-  const hops = forwarded
+export type AddressSource = 'peer' | 'platform' | 'none'
+
+/** Where this process learns its clients' addresses (fixed once the instrumentation hook has run). */
+export const addressSource = (): AddressSource => (process.env.VERCEL ? 'platform' : peerStampInstalled() ? 'peer' : 'none')
+
+/** The platform's client-address header (set by Vercel's edge on every request; a proxy on top cannot overwrite it). */
+export const PLATFORM_ADDRESS_HEADER = 'x-vercel-forwarded-for'
+
+const forwardedList = (headers: Headers) =>
+  (headers.get('x-forwarded-for') ?? '')
     .split(',')
     .map((h) => h.trim())
     .filter(Boolean)
-  return hops.at(-1)?.slice(0, 100) ?? 'unknown'
+
+/**
+ * The address every per-client limit counts against, as Express's `trust proxy` finds it: starting at the peer,
+ * each address a trusted proxy reports is followed leftwards through X-Forwarded-For, and the first one that is
+ * not a trusted proxy is the client (the leftmost when all are). With source `none` the peer is taken to be the
+ * first trusted proxy (TRUST_PROXY says there is one); with no trusted proxy nothing can be known. An IPv6 client
+ * is its /64 (clientKey). Edge-safe.
+ * @param peer the TCP peer's address (source `peer`), as the stamp carries it
+ * @returns the client's key, or null when it cannot be known (the gate then counts nothing per address)
+ */
+export function clientAddress(headers: Headers, trust: TrustProxy, source: AddressSource, peer: string | null): string | null {
+  if (source === 'platform') {
+    const first = (headers.get(PLATFORM_ADDRESS_HEADER) ?? headers.get('x-forwarded-for') ?? '').split(',')[0] ?? ''
+    const ip = parseIp(first)
+    return ip ? clientKey(ip) : null
+  }
+  const reported = forwardedList(headers).reverse()
+  // hop i of the chain: 0 is the peer; with source none the peer is unseen and assumed the first trusted proxy
+  let chain: string[]
+  let first: number
+  if (source === 'peer') {
+    if (peer === null) return null
+    chain = [peer, ...reported]
+    first = 0
+  } else {
+    if (trust.kind === 'none') return null
+    chain = reported
+    first = 1
+  }
+  for (let i = 0; i < chain.length; i++) {
+    const ip = parseIp(chain[i]!)
+    // an entry that is no address was not written by a proxy that counts
+    if (!ip) return null
+    const hop = i + first
+    const trusted = trust.kind === 'hops' ? hop < trust.hops : trust.kind === 'list' && trust.ranges.some((r) => inCidr(ip, r))
+    if (!trusted || i === chain.length - 1) return clientKey(ip)
+  }
+  return null
 }

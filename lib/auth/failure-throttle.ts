@@ -2,9 +2,9 @@ import { processSingleton } from '../runtime/process-singleton'
 
 /** One throttle window: failures are counted for 60 s from the first. */
 export const FAILURE_WINDOW_MS = 60_000
-/** The per-instance ceiling, as a multiple of the per-address limit: holds even when addresses are forged. */
+/** The per-instance ceiling, as a multiple of the per-address limit: past it failures are 429s (valid credentials still pass). */
 export const INSTANCE_CEILING_FACTOR = 10
-/** Addresses remembered at most; past it, finished windows are dropped, then all (the ceiling still holds). */
+/** Addresses remembered at most; past it, finished windows are dropped, then the oldest (the ceiling still holds). */
 const MAX_ADDRESSES = 10_000
 
 type Window = { failures: number; endsAt: number }
@@ -19,8 +19,8 @@ const current = (w: Window | undefined, now: number) => (w && now < w.endsAt ? w
  * window. Per process (on the edge runtime: per middleware instance). `limit` 0: always.
  * @returns null, or the seconds until its window ends (for Retry-After)
  */
-export function addressBlocked(address: string, limit: number, now = Date.now()): number | null {
-  if (limit === 0) return null
+export function addressBlocked(address: string | null, limit: number, now = Date.now()): number | null {
+  if (limit === 0 || address === null) return null
   const own = current(state.byAddress.get(address), now)
   return own && own.failures >= limit ? Math.max(1, Math.ceil((own.endsAt - now) / 1000)) : null
 }
@@ -36,21 +36,24 @@ export function instanceBlocked(limit: number, now = Date.now()): number | null 
   return instance && instance.failures >= limit * INSTANCE_CEILING_FACTOR ? Math.max(1, Math.ceil((instance.endsAt - now) / 1000)) : null
 }
 
-/** Counts one failed authentication from `address` (and for the instance). */
-export function recordAuthFailure(address: string, now = Date.now()): void {
+/** Counts one failed authentication from `address` (null: an address that cannot be known) and for the instance. */
+export function recordAuthFailure(address: string | null, now = Date.now()): void {
+  if (!current(state.instance, now)) state.instance = { failures: 0, endsAt: now + FAILURE_WINDOW_MS }
+  state.instance.failures++
+  if (address === null) return
   const { byAddress } = state
   let own = current(byAddress.get(address), now)
   if (!own) {
     if (byAddress.size >= MAX_ADDRESSES) {
       for (const [a, w] of byAddress) if (now >= w.endsAt) byAddress.delete(a)
-      if (byAddress.size >= MAX_ADDRESSES) byAddress.clear()
+      // then the oldest window, one at a time: never every address's count at once
+      const oldest = byAddress.keys().next()
+      if (byAddress.size >= MAX_ADDRESSES && !oldest.done) byAddress.delete(oldest.value)
     }
     own = { failures: 0, endsAt: now + FAILURE_WINDOW_MS }
     byAddress.set(address, own)
   }
   own.failures++
-  if (!current(state.instance, now)) state.instance = { failures: 0, endsAt: now + FAILURE_WINDOW_MS }
-  state.instance.failures++
 }
 
 /** Forgets every count (tests). */

@@ -12,6 +12,7 @@ import {
   NoPriceDataError,
   NotFoundError,
   RateLimitedError,
+  StreamCapacityError,
   TooManyStreamsError,
   UnauthenticatedError,
   UnsupportedChainError,
@@ -51,6 +52,7 @@ const ERROR_ANSWERS = new Map<ErrorClass<Error>, ErrorAnswer<Error>>([
   answer(MethodNotAllowedError, { status: 405, headers: () => ({ allow: ALLOWED_METHODS }) }),
   answer(RateLimitedError, { status: 429, headers: (err) => ({ ...err.headers, ...retryAfter(err) }) }),
   answer(TooManyStreamsError, { status: 429, headers: retryAfter }),
+  answer(StreamCapacityError, { status: 503, headers: retryAfter }),
   answer(UpstreamBadResponseError, { status: 502, log: true }),
   answer(UpstreamUnavailableError, {
     status: 503,

@@ -1,7 +1,9 @@
 import 'server-only'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { getChain } from '../chains/registry'
-import { TooManyStreamsError, UnsupportedChainError } from '../core/contract/errors'
+import { UnsupportedChainError } from '../core/contract/errors'
+import { isKeyless } from '../auth/identity'
+import { takeStreamSlots } from '../ratelimit/stream-slots'
 import { processSingleton } from '../runtime/process-singleton'
 import { getServerEnv } from '../env'
 import { getFeeReport, getFeeReportsBefore, watchChain } from '../fees'
@@ -59,7 +61,6 @@ const keyOf = (s: Pick<State, 'kind'> & { block?: number; stale?: boolean }) =>
   s.kind === 'error' ? 'error' : `fees:${s.block}:${s.stale}`
 
 const hubs = processSingleton('stream-hubs', () => new Map<number, Hub>())
-const perKey = processSingleton('stream-keys', () => new Map<string, number>())
 
 /** Open streams per chain on this instance (for /metrics). */
 export function openStreams(): { chainId: number; streams: number }[] {
@@ -254,26 +255,19 @@ export function streamGET(request: Request, context: RouteContext): Promise<Resp
     const chainId = parseChainId(chainParam)
     if (!getChain(chainId)) throw new UnsupportedChainError(chainId)
     const env = getServerEnv()
-    const holding = perKey.get(key) ?? 0
-    if (holding >= env.STREAM_MAX_PER_KEY) throw new TooManyStreamsError(env.STREAM_MAX_PER_KEY)
-    perKey.set(key, holding + 1)
+    // the caller's own slots, the keyless tier's total and this instance's (429 or 503 when one is full)
+    const release = await takeStreamSlots(key, isKeyless(key))
     try {
       // the current state before the stream opens: a client error (a chain that cannot have a fee
       // market is a 400) is answered instead of a stream; upstream failures are sent on it
       const first = await currentState(chainId, undefined)
       if (first.error !== undefined && errorStatus(first.error) < 500) throw first.error
-      return openStream(request, chainId, key, first.state, env)
+      return openStream(request, chainId, key, first.state, env, release)
     } catch (err) {
-      release(key)
+      release()
       throw err
     }
   })
-}
-
-function release(key: string): void {
-  const n = (perKey.get(key) ?? 1) - 1
-  if (n <= 0) perKey.delete(key)
-  else perKey.set(key, n)
 }
 
 function openStream(
@@ -282,6 +276,7 @@ function openStream(
   key: string,
   first: State | undefined,
   env: ReturnType<typeof getServerEnv>,
+  release: () => void,
 ): Response {
   const drive = AsyncLocalStorage.snapshot() as Drive
   let sub: Subscriber | undefined
@@ -300,7 +295,7 @@ function openStream(
             if (s.closed) return
             s.closed = true
             hub.subscribers.delete(s)
-            release(key)
+            release()
             count('gas_api_stream_closed_total', { chain: chainId, reason })
             try {
               if (reason === 'slow') controller.error(new Error('The client reads too slowly.'))

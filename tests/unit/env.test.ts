@@ -50,8 +50,10 @@ describe('security settings', () => {
     expect(getServerEnv({})).toMatchObject({
       METRICS_TOKEN: undefined,
       READYZ_AUTH: 'none',
-      TRUST_PROXY: false,
+      TRUST_PROXY: { kind: 'none' },
       AUTH_FAILURE_LIMIT: 10,
+      STREAM_MAX_TOTAL: 5_000,
+      PUBLIC_STREAM_LIMIT: 1_000,
       ALLOW_INSECURE_RPC: false,
     })
   })
@@ -59,7 +61,23 @@ describe('security settings', () => {
   test('args: METRICS_TOKEN, READYZ_AUTH, TRUST_PROXY, AUTH_FAILURE_LIMIT', () => {
     expect(
       getServerEnv({ METRICS_TOKEN: 'm'.repeat(16), READYZ_AUTH: 'basic', TRUST_PROXY: 'true', AUTH_FAILURE_LIMIT: '0' }),
-    ).toMatchObject({ METRICS_TOKEN: 'm'.repeat(16), READYZ_AUTH: 'basic', TRUST_PROXY: true, AUTH_FAILURE_LIMIT: 0 })
+    ).toMatchObject({ METRICS_TOKEN: 'm'.repeat(16), READYZ_AUTH: 'basic', TRUST_PROXY: { kind: 'hops', hops: 1 }, AUTH_FAILURE_LIMIT: 0 })
+  })
+
+  test.each([
+    ['3', { kind: 'hops', hops: 3 }],
+    ['10.0.0.0/8, ::1', { kind: 'list' }],
+  ])('args: TRUST_PROXY=%s', (text, want) => {
+    expect(getServerEnv({ TRUST_PROXY: text }).TRUST_PROXY).toMatchObject(want)
+  })
+
+  test.each(['yes', '11', '10.0.0.0/8, 203.0.113.300'])('error: TRUST_PROXY=%s is refused, naming the entry, never an address', (text) => {
+    expect(() => getServerEnv({ TRUST_PROXY: text })).toThrow(/TRUST_PROXY/)
+    try {
+      getServerEnv({ TRUST_PROXY: text })
+    } catch (err) {
+      expect((err as Error).message).not.toContain('203.0.113')
+    }
   })
 
   test.each([

@@ -124,11 +124,26 @@ export class RateLimitedError extends Error {
   }
 }
 
-/** An API key already holds as many streams as it may (STREAM_MAX_PER_KEY). */
+/** An API key (or a keyless client address) already holds as many streams as it may (STREAM_MAX_PER_KEY). */
 export class TooManyStreamsError extends Error {
   override name = 'TooManyStreamsError'
   readonly retryAfterSeconds = 5
-  constructor(limit: number) {
-    super(`This API key already holds ${limit} open stream${limit === 1 ? '' : 's'}, the most it may; close one, or retry in 5 s.`)
+  constructor(limit: number, keyless = false) {
+    super(
+      `This ${keyless ? 'client address' : 'API key'} already holds ${limit} open stream${limit === 1 ? '' : 's'}, the most it may; close one, or retry in 5 s.`,
+    )
+  }
+}
+
+/** The service holds as many streams as it may: all keyless clients together (PUBLIC_STREAM_LIMIT) or all callers (STREAM_MAX_TOTAL). */
+export class StreamCapacityError extends Error {
+  override name = 'StreamCapacityError'
+  readonly retryAfterSeconds = 30
+  constructor(scope: 'keyless' | 'instance', limit: number) {
+    super(
+      scope === 'keyless'
+        ? `The keyless tier holds ${limit} open streams, the most it may; send an API key, poll the endpoints, or retry in 30 s.`
+        : `This instance holds ${limit} open streams, the most it may; poll the endpoints, or retry in 30 s.`,
+    )
   }
 }

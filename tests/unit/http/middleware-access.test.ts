@@ -4,6 +4,10 @@ import { formatBasicAuth } from '@/lib/auth/basic-auth'
 import { resetAuthFailures } from '@/lib/auth/failure-throttle'
 import { IDENTITY_HEADER, verifyIdentity } from '@/lib/auth/identity'
 import { middleware } from '@/middleware'
+import { usePeerStamp } from '../../support/peer'
+
+// requests come from the TCP peer each test names, as under `next start`
+const peer = usePeerStamp()
 
 // PUBLIC_API_KEYS, PUBLIC_ACCESS and CORS_ORIGINS at the gate (lib/auth/access.ts, lib/http/cors.ts)
 const ALICE = { key: 'alice', secret: 'alice-secret-of-the-unit-test' }
@@ -33,8 +37,9 @@ const configure = (vars: Record<string, string>) => {
   Object.assign(process.env, vars)
 }
 
+/** A request from the TCP peer 192.0.2.10 unless the headers name another. */
 const call = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-  middleware(new NextRequest(`http://127.0.0.1${path}`, { headers, method }))
+  middleware(new NextRequest(`http://127.0.0.1${path}`, { headers: { ...peer.from('192.0.2.10'), ...headers }, method }))
 /** The request goes on to its route (NextResponse.next()), never rewritten. */
 const passed = (res: Response) => res.headers.get('x-middleware-next') === '1' && res.headers.get('x-middleware-rewrite') === null
 /** The caller the handlers will see, verified as they verify it. */
@@ -78,9 +83,9 @@ describe('PUBLIC_API_KEYS', () => {
     // one the gate itself signed for a keyed caller, replayed without the key
     const signed = (await call(`/v3/${WEB}/networks/1/busyThreshold`)).headers.get(`x-middleware-request-${IDENTITY_HEADER}`)!
     expect(await verifyIdentity(signed, { apiKeys: BASE.API_KEYS, publicApiKeys: BASE.PUBLIC_API_KEYS, publicAccess: true })).toBe('web')
-    const replayed = await call('/networks/1/busyThreshold', { 'x-forwarded-for': '203.0.113.7', [IDENTITY_HEADER]: signed })
+    const replayed = await call('/networks/1/busyThreshold', { ...peer.from('203.0.113.7'), [IDENTITY_HEADER]: signed })
     expect(await caller(replayed)).toBe('public:203.0.113.7')
-    const forged = await call('/networks/1/busyThreshold', { 'x-forwarded-for': '203.0.113.7', [IDENTITY_HEADER]: `web.${'0'.repeat(64)}` })
+    const forged = await call('/networks/1/busyThreshold', { ...peer.from('203.0.113.7'), [IDENTITY_HEADER]: `web.${'0'.repeat(64)}` })
     expect(await caller(forged)).toBe('public:203.0.113.7')
     // without the keyless tier, a replayed identity is no credential at all
     configure(BASE)
@@ -179,9 +184,10 @@ describe('PUBLIC_ACCESS', () => {
     'behavior: %s without credentials: 401 by default, the keyless tier (public:<address>) with PUBLIC_ACCESS',
     async (path) => {
       configure(BASE)
-      expect((await call(path, { 'x-forwarded-for': '203.0.113.7' })).status).toBe(401)
+      expect((await call(path, { ...peer.from('203.0.113.7') })).status).toBe(401)
       configure({ ...BASE, PUBLIC_ACCESS: 'true', TRUST_PROXY: 'true' })
-      const res = await call(path, { 'x-forwarded-for': '198.51.100.1, 203.0.113.7' })
+      // behind one trusted proxy (the peer, 10.0.0.1): the entry it appended, not the one the client wrote
+      const res = await call(path, { 'x-forwarded-for': '198.51.100.1, 203.0.113.7', ...peer.from('10.0.0.1') })
       expect(passed(res)).toBe(true)
       expect(await caller(res)).toBe('public:203.0.113.7')
     },
@@ -189,7 +195,7 @@ describe('PUBLIC_ACCESS', () => {
 
   test('behavior: the keyless tier works with no key configured at all', async () => {
     configure({ PUBLIC_ACCESS: 'true' })
-    const res = await call('/networks/1/busyThreshold', { 'x-forwarded-for': '203.0.113.7' })
+    const res = await call('/networks/1/busyThreshold', { ...peer.from('203.0.113.7') })
     expect(await caller(res)).toBe('public:203.0.113.7')
   })
 

@@ -3,6 +3,10 @@ import { NextRequest } from 'next/server'
 import { formatBasicAuth } from '@/lib/auth/basic-auth'
 import { resetAuthFailures } from '@/lib/auth/failure-throttle'
 import { middleware } from '@/middleware'
+import { usePeerStamp } from '../../support/peer'
+
+// requests come from the TCP peer each test names, as under `next start`
+const peer = usePeerStamp()
 
 const KEY = { key: 'alice', secret: 'alice-secret-of-the-unit-test' }
 const saved = { ...process.env }
@@ -14,7 +18,9 @@ afterEach(() => {
   resetAuthFailures()
 })
 
-const call = (path: string, headers: Record<string, string> = {}) => middleware(new NextRequest(`http://127.0.0.1${path}`, { headers }))
+/** A request from the TCP peer 192.0.2.10 unless the headers name another. */
+const call = (path: string, headers: Record<string, string> = {}) =>
+  middleware(new NextRequest(`http://127.0.0.1${path}`, { headers: { ...peer.from('192.0.2.10'), ...headers } }))
 /** NextResponse.next(): the request goes on to the route. */
 const passed = (res: Response) => res.headers.get('x-middleware-next') === '1'
 
@@ -78,7 +84,7 @@ describe('middleware', () => {
     expect(page.headers.get('content-security-policy')).toMatch(/'nonce-/)
   })
 
-  test('behavior: failures from forged addresses past the instance ceiling cannot lock out a valid key; an address past its own limit is not even checked', async () => {
+  test('behavior: failures from many addresses past the instance ceiling cannot lock out a valid key; an address past its own limit is not even checked', async () => {
     const bob = { key: 'bob', secret: 'bob-secret-of-the-unit-test' }
     Object.assign(process.env, {
       API_KEYS: `${KEY.key}:${KEY.secret}, ${bob.key}:${bob.secret}`,
@@ -86,25 +92,21 @@ describe('middleware', () => {
       METRICS_TOKEN: 'metrics-token-of-unit-test',
     })
     const wrong = formatBasicAuth({ key: KEY.key, secret: 'not-the-secret-at-all' })
-    // 20 failures (the ceiling, 10 × 2), each from another forged address
+    // 20 failures (the ceiling, 10 × 2), each from another address
     for (let i = 0; i < 20; i++)
-      expect((await call('/networks/1/busyThreshold', { authorization: wrong, 'x-forwarded-for': `10.0.0.${i}` })).status).toBe(401)
+      expect((await call('/networks/1/busyThreshold', { authorization: wrong, ...peer.from(`10.0.0.${i}`) })).status).toBe(401)
     // past the ceiling: a failure is a 429, but the valid key passes from an address never seen, as does the metrics token
-    const failed = await call('/networks/1/busyThreshold', { authorization: wrong, 'x-forwarded-for': '10.9.9.9' })
+    const failed = await call('/networks/1/busyThreshold', { authorization: wrong, ...peer.from('10.9.9.9') })
     expect(failed.status).toBe(429)
     expect(Number(failed.headers.get('retry-after'))).toBeGreaterThan(0)
-    expect(passed(await call('/networks/1/busyThreshold', { authorization: formatBasicAuth(KEY), 'x-forwarded-for': '10.8.8.8' }))).toBe(
-      true,
-    )
-    expect(passed(await call('/metrics', { authorization: 'Bearer metrics-token-of-unit-test', 'x-forwarded-for': '10.7.7.7' }))).toBe(true)
+    expect(passed(await call('/networks/1/busyThreshold', { authorization: formatBasicAuth(KEY), ...peer.from('10.8.8.8') }))).toBe(true)
+    expect(passed(await call('/metrics', { authorization: 'Bearer metrics-token-of-unit-test', ...peer.from('10.7.7.7') }))).toBe(true)
     // an address with 2 failures of its own is refused before its credentials are looked at: right
     // ones never verified before too (only credentials that verified before pass a throttled address)
     resetAuthFailures()
-    for (let i = 0; i < 2; i++) await call('/networks/1/busyThreshold', { authorization: wrong, 'x-forwarded-for': '10.1.1.1' })
-    const blocked = await call('/networks/1/busyThreshold', { authorization: formatBasicAuth(bob), 'x-forwarded-for': '10.1.1.1' })
+    for (let i = 0; i < 2; i++) await call('/networks/1/busyThreshold', { authorization: wrong, ...peer.from('10.1.1.1') })
+    const blocked = await call('/networks/1/busyThreshold', { authorization: formatBasicAuth(bob), ...peer.from('10.1.1.1') })
     expect(blocked.status).toBe(429)
-    expect(passed(await call('/networks/1/busyThreshold', { authorization: formatBasicAuth(KEY), 'x-forwarded-for': '10.1.1.1' }))).toBe(
-      true,
-    )
+    expect(passed(await call('/networks/1/busyThreshold', { authorization: formatBasicAuth(KEY), ...peer.from('10.1.1.1') }))).toBe(true)
   })
 })

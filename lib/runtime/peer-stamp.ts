@@ -1,0 +1,76 @@
+/**
+ * The TCP peer's address, stamped on each request where only this process can write it. Next's server keeps a
+ * client's own X-Forwarded-For (`??=` in its base server) and the middleware sees no socket, so under `next start`
+ * (and the standalone server.js) the instrumentation hook puts a listener in front of Next's on the HTTP server:
+ * it writes `<process token> <socket address>` to PEER_HEADER on every request, over whatever the client sent.
+ * The token is random per process and never leaves it, so a header without it (a client's, or one that reached
+ * the server before the listener was in place) is no address at all. Edge-safe to import; installPeerStamp runs
+ * in Node.js only.
+ */
+import { processSingleton } from './process-singleton'
+
+/** The request header the stamp is written to (replaced on every request; the gate removes it before the handlers). */
+export const PEER_HEADER = 'x-gas-api-peer'
+
+const state = processSingleton('peer-stamp', () => ({ token: crypto.randomUUID(), servers: 0 }))
+
+type RequestLike = { url?: string; headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } | null }
+type ServerLike = { prependListener(event: 'request', listener: (req: RequestLike) => void): unknown; listening?: boolean }
+
+/** Writes the stamp on one request (the listener's body), and takes the slash redirects off a key's path (keyPathUrl). */
+export function stampPeer(req: RequestLike): void {
+  const address = req.socket?.remoteAddress
+  if (address) req.headers[PEER_HEADER] = `${state.token} ${address}`
+  else delete req.headers[PEER_HEADER]
+  if (req.url !== undefined) req.url = keyPathUrl(req.url)
+}
+
+/**
+ * Infura's `/v3/<key>/…` path with its repeated slashes, backslashes and trailing slash taken out. Next answers those
+ * with a 308 whose Location and body repeat the URL (its router, before any middleware), which would echo the key:
+ * the path is served as the one it redirects to instead, and the gate answers it.
+ */
+export function keyPathUrl(url: string): string {
+  if (!url.startsWith('/v3/') && !url.startsWith('/v3\\')) return url
+  const q = url.search(/[?#]/)
+  const path = q < 0 ? url : url.slice(0, q)
+  const clean = path.replace(/[\\/]+/g, '/').replace(/(.)\/$/, '$1')
+  return clean === path ? url : clean + (q < 0 ? '' : url.slice(q))
+}
+
+/**
+ * Puts the stamp in front of every HTTP server this process is listening with (Next's own, found among the
+ * process's active handles). Idempotent per server.
+ * @returns how many servers stamp their requests now (0: this host hands requests over some other way)
+ */
+export function installPeerStamp(): number {
+  const handles = (process as unknown as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.() ?? []
+  for (const h of handles) {
+    const server = h as ServerLike & { listeners?: (e: string) => unknown[]; [STAMPED]?: true }
+    if (typeof server?.prependListener !== 'function' || typeof server.listeners !== 'function' || !server.listening) continue
+    if (server.listeners('request').length === 0 || server[STAMPED]) continue
+    server.prependListener('request', stampPeer)
+    server[STAMPED] = true
+    state.servers++
+  }
+  return state.servers
+}
+const STAMPED = Symbol.for('gas-api.peer-stamped')
+
+/** Whether this process stamps its requests' peers (installPeerStamp found a server). */
+export const peerStampInstalled = () => state.servers > 0
+
+/** The peer's address from a request's stamp; null when it carries none of this process's. */
+export function stampedPeer(value: string | null): string | null {
+  if (value === null) return null
+  const space = value.indexOf(' ')
+  if (space < 0 || !sameToken(value.slice(0, space), state.token)) return null
+  return value.slice(space + 1)
+}
+
+/** Compares a presented token with the process's in time independent of where they differ (never `===` on a secret). */
+function sameToken(a: string, b: string): boolean {
+  let diff = a.length ^ b.length
+  for (let i = 0; i < b.length; i++) diff |= (a.charCodeAt(i) || 0) ^ b.charCodeAt(i)
+  return diff === 0
+}
