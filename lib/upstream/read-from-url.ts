@@ -3,9 +3,10 @@ import type { Client } from 'viem'
 import type { z } from 'zod'
 import type { FeeWindow, L1FeeRule } from '../core/types'
 import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '../core/contract/errors'
+import { parseLineaExtraData } from '../core/fee-math/linea-fee'
 import { classifyRpcError } from './classify-error'
 import { getRpcClient } from './client'
-import { readL1FeeParams } from './read-l1-fee-params'
+import { l1FeeParamsAt, readL1FeeParamsAtHead } from './read-l1-fee-params'
 import { RpcBlockHeaderSchema, RpcChainIdSchema, RpcFeeHistorySchema, type RpcBlockHeader } from './schemas'
 import { setVerifiedChainId, verifiedChainId } from './url-health'
 import { checkBaseFeeBounds, checkOverlap, checkRewards, REORG_TOLERANCE_BLOCKS, type FeeHistory } from './window-checks'
@@ -29,7 +30,10 @@ export type ReadFeeWindowParameters = {
    * parent's), where the chain's fee policy enforces them: a window outside them is refused.
    */
   baseFeeBounds?: { risePpm: bigint; fallPpm: bigint }
-  /** The L1 fee the chain charges: its predeploys are asked in the same batch (readL1FeeParams). */
+  /**
+   * The L1 fee the chain charges: its predeploys are asked in the same batch and their parameters kept for the
+   * head block (read-l1-fee-params.ts); `linea`: the head's extraData is its pricing (no call).
+   */
   l1FeeRule?: L1FeeRule
 }
 
@@ -69,7 +73,8 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
 
   // One round: these calls leave in a single JSON-RPC batch.
   const cold = p.previous === undefined
-  const [chainIdRaw, head, history, freshAnchor, finalized, l1Fee] = await Promise.all([
+  const l1Rule = p.l1FeeRule === 'linea' ? undefined : p.l1FeeRule
+  const [chainIdRaw, head, history, freshAnchor, finalized, l1AtHead] = await Promise.all([
     known === undefined ? client.request({ method: 'eth_chainId' }) : Promise.resolve(undefined),
     getHeader(client, 'latest'),
     client.request({
@@ -78,7 +83,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     }),
     anchorDue && p.previous ? getHeader(client, p.previous.oldestBlock) : Promise.resolve(undefined),
     cold ? getHeader(client, 'finalized').catch(() => undefined) : Promise.resolve(undefined),
-    p.l1FeeRule ? readL1FeeParams(client, p.l1FeeRule, p.previous?.l1Fee) : Promise.resolve(undefined),
+    l1Rule ? readL1FeeParamsAtHead(client, { chainId: p.chainId, rule: l1Rule, previous: p.previous?.l1Fee }) : Promise.resolve(undefined),
   ])
 
   if (known === undefined) {
@@ -103,8 +108,13 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   // the blocks: the older part comes in one more batch of pages, or the read is refused
   if (fh.gasUsedRatio.length < p.blockCount && fh.oldestBlock > 0) fh = await pageOlder(client, fh, p)
 
-  // A block may land between the two calls of the batch; then read the header eth_feeHistory ends at.
-  const headHeader = head.number === headNumber ? head : await getHeader(client, headNumber)
+  // A block may land between the calls of the batch; then read the header eth_feeHistory ends at, and the L1
+  // fee parameters pinned to it, in one more batch (the parameters are always those of the window's head)
+  const [headHeader, l1Fee] = await Promise.all([
+    head.number === headNumber ? head : getHeader(client, headNumber),
+    l1AtHead ? l1FeeParamsAt(client, l1AtHead, headNumber) : undefined,
+  ])
+  const lineaPricing = p.l1FeeRule === 'linea' && headHeader.extraData ? parseLineaExtraData(headHeader.extraData) : null
   if (p.previous && headNumber < p.previous.headNumber - REORG_TOLERANCE_BLOCKS) {
     throw new UpstreamBadResponseError(`The upstream node's head went back from ${p.previous.headNumber} to ${headNumber}.`)
   }
@@ -158,6 +168,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     ...(headHeader.gasLimit ? { headGasLimit: BigInt(headHeader.gasLimit).toString() } : {}),
     ...(headHeader.transactions ? { headTransactionCount: headHeader.transactions.length } : {}),
     ...(l1Fee ? { l1Fee } : {}),
+    ...(lineaPricing ? { lineaPricing } : {}),
     ...(legacy ? { legacy: true as const } : {}),
     fetchedAt: Date.now(),
   }

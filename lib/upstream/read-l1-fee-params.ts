@@ -1,88 +1,69 @@
 import 'server-only'
-import { decodeFunctionResult, encodeFunctionData, parseAbi, type Abi, type Client, type Hex } from 'viem'
-import type { L1FeeParams, L1FeeRule } from '../core/types'
-
-// OP-stack predeploys (ethereum-optimism/optimism packages/contracts-bedrock src/libraries/Predeploys.sol)
-const GAS_PRICE_ORACLE = '0x420000000000000000000000000000000000000F'
-const L1_BLOCK = '0x4200000000000000000000000000000000000015'
-// Arbitrum's ArbGasInfo precompile (nitro-precompile-interfaces ArbGasInfo.sol)
-const ARB_GAS_INFO = '0x000000000000000000000000000000000000006C'
-
-const GAS_PRICE_ORACLE_ABI = parseAbi([
-  'function l1BaseFee() view returns (uint256)',
-  'function blobBaseFee() view returns (uint256)',
-  'function baseFeeScalar() view returns (uint32)',
-  'function blobBaseFeeScalar() view returns (uint32)',
-  'function isFjord() view returns (bool)',
-  'function isIsthmus() view returns (bool)',
-  'function isJovian() view returns (bool)',
-])
-// GasPriceOracle.getOperatorFee reads these from L1Block (Isthmus and later)
-const L1_BLOCK_ABI = parseAbi([
-  'function operatorFeeScalar() view returns (uint32)',
-  'function operatorFeeConstant() view returns (uint64)',
-])
-const ARB_GAS_INFO_ABI = parseAbi(['function getPricesInWei() view returns (uint256, uint256, uint256, uint256, uint256, uint256)'])
-
-/** One view call at the head; undefined when the node answers with an error (a revert: the getter does not exist yet). */
-async function call(client: Client, to: Hex, abi: Abi, name: string): Promise<unknown> {
-  const data = encodeFunctionData({ abi, functionName: name })
-  try {
-    const raw = (await client.request({ method: 'eth_call', params: [{ to, data }, 'latest'] })) as Hex
-    return decodeFunctionResult({ abi, functionName: name, data: raw })
-  } catch {
-    return undefined
-  }
-}
-
-const isUint = (v: unknown): v is bigint => typeof v === 'bigint' && v >= 0n
+import type { Client } from 'viem'
+import type { L1FeeParams } from '../core/types'
+import { headProbe, l1FeeGetters, l1FeeParamsOf, type PredeployRule } from './l1-fee-getters'
+import { readCallsAt, readCallsAtHead } from './multicall3'
 
 /**
- * The L1 fee parameters at the chain's head, through the predeploys' public getters (as wallets and
- * viem read them; storage layouts change between upgrades). Every call is made at once, so they leave
- * in the same JSON-RPC batch as the rest of the window's read: no round of their own. A getter that
- * reverts before its fork means that fork is not active (no operator fee before Isthmus); the chain
- * is `unavailable` when the Fjord inputs are missing (a chain before Fjord, or not what it says).
- * `previous`: the last read's parameters, whose active forks are not asked again (a fork never ends).
+ * The L1 fee parameters of a block, every one of the same block (L1Block is rewritten by the first
+ * transaction of every L2 block: calls at `latest` may straddle two blocks, and neither need be the
+ * block a window names). Never throws: a chain whose predeploys do not answer is `unavailable`.
  */
-export async function readL1FeeParams(client: Client, rule: L1FeeRule, previous?: L1FeeParams): Promise<L1FeeParams> {
-  if (rule === 'arbitrum') {
-    const prices = await call(client, ARB_GAS_INFO, ARB_GAS_INFO_ABI, 'getPricesInWei')
-    const perByte = Array.isArray(prices) ? prices[1] : undefined
-    return isUint(perByte)
-      ? { rule: 'arbitrum', perL1CalldataByte: perByte.toString() }
-      : { rule: 'unavailable', reason: 'ArbGasInfo.getPricesInWei did not answer' }
-  }
-  const known = previous?.rule === 'op-stack' ? previous : undefined
-  const [l1BaseFee, blobBaseFee, baseFeeScalar, blobBaseFeeScalar, fjord, isthmus, jovian, opScalar, opConstant] = await Promise.all([
-    call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'l1BaseFee'),
-    call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'blobBaseFee'),
-    call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'baseFeeScalar'),
-    call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'blobBaseFeeScalar'),
-    // a fork once active stays active: the previous read's flags are not asked again
-    known?.rule === 'op-stack' ? true : call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'isFjord'),
-    known?.isthmus ? true : call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'isIsthmus'),
-    known?.jovian ? true : call(client, GAS_PRICE_ORACLE, GAS_PRICE_ORACLE_ABI, 'isJovian'),
-    call(client, L1_BLOCK, L1_BLOCK_ABI, 'operatorFeeScalar'),
-    call(client, L1_BLOCK, L1_BLOCK_ABI, 'operatorFeeConstant'),
-  ])
-  if (fjord !== true) return { rule: 'unavailable', reason: 'GasPriceOracle does not report Fjord' }
-  if (!isUint(l1BaseFee) || !isUint(blobBaseFee) || typeof baseFeeScalar !== 'number' || typeof blobBaseFeeScalar !== 'number') {
-    return { rule: 'unavailable', reason: "GasPriceOracle's Fjord getters did not answer" }
-  }
-  const operator = isthmus === true
-  if (operator && (typeof opScalar !== 'number' || !isUint(opConstant))) {
-    return { rule: 'unavailable', reason: "L1Block's operator fee getters did not answer" }
-  }
-  return {
-    rule: 'op-stack',
-    l1BaseFee: l1BaseFee.toString(),
-    blobBaseFee: blobBaseFee.toString(),
-    baseFeeScalar,
-    blobBaseFeeScalar,
-    isthmus: operator,
-    jovian: operator && jovian === true,
-    operatorFeeScalar: operator ? (opScalar as number) : 0,
-    operatorFeeConstant: operator ? (opConstant as bigint).toString() : '0',
-  }
+
+export type ReadL1FeeParamsParameters = {
+  chainId: number
+  rule: PredeployRule
+  /** The last read's parameters: forks seen active then are not asked again. */
+  previous?: L1FeeParams
+}
+
+function paramsOf(p: ReadL1FeeParamsParameters, names: string[], values: unknown[]): L1FeeParams {
+  return l1FeeParamsOf(p.rule, Object.fromEntries(names.map((name, i) => [name, values[i]])), p.previous)
+}
+
+/**
+ * The rule's parameters at block number `block`: one Multicall3 aggregate3 eth_call pinned to that block, or
+ * where the chain has no Multicall3 (or `multicall: false`, known from a read at the head) one eth_call per
+ * getter, all pinned to that block and sent at once.
+ * @example readL1FeeParams(client, { chainId: 534352, rule: 'scroll', block: 26_000_000 })
+ */
+export async function readL1FeeParams(
+  client: Client,
+  p: ReadL1FeeParamsParameters & { block: number; multicall?: boolean },
+): Promise<L1FeeParams> {
+  const getters = l1FeeGetters(p.rule, p.previous)
+  const names = Object.keys(getters)
+  const values = await readCallsAt(client, { chainId: p.chainId, block: p.block, calls: Object.values(getters), multicall: p.multicall })
+  return paramsOf(p, names, values)
+}
+
+/** What a read at the head found, for l1FeeParamsAt once the window's head is known. */
+export type L1FeeHeadRead = {
+  read: ReadL1FeeParamsParameters
+  /** The block the parameters are of (absent: Multicall3 did not answer or did not say). */
+  blockNumber?: number
+  params?: L1FeeParams
+  multicall: boolean
+}
+
+/**
+ * The first half of a window's read of the parameters, made before the head is known so that it leaves in
+ * the window's own JSON-RPC batch: one aggregate3 at the node's head that also returns the number of the
+ * block it ran at (Multicall3.getBlockNumber; Arbitrum: ArbSys.arbBlockNumber).
+ */
+export async function readL1FeeParamsAtHead(client: Client, p: ReadL1FeeParamsParameters): Promise<L1FeeHeadRead> {
+  const getters = l1FeeGetters(p.rule, p.previous)
+  const head = await readCallsAtHead(client, { chainId: p.chainId, calls: Object.values(getters), probe: headProbe(p.rule, p.chainId) })
+  if (!head.multicall) return { read: p, multicall: false }
+  return { read: p, multicall: true, blockNumber: head.blockNumber, params: paramsOf(p, Object.keys(getters), head.values) }
+}
+
+/**
+ * The second half: the parameters at block `headNumber`, the block the window names. Those read with the batch
+ * when they are of that block (the usual case: no call of its own); else (a block landed between the calls of
+ * the batch, or the chain has no Multicall3) a read pinned to `headNumber` (readL1FeeParams).
+ */
+export async function l1FeeParamsAt(client: Client, head: L1FeeHeadRead, headNumber: number): Promise<L1FeeParams> {
+  if (head.params && head.blockNumber === headNumber) return head.params
+  return readL1FeeParams(client, { ...head.read, block: headNumber, multicall: head.multicall })
 }

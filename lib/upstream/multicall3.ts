@@ -1,0 +1,114 @@
+import 'server-only'
+import { decodeFunctionResult, encodeFunctionData, parseAbi, type Abi, type Address, type Client, type Hex } from 'viem'
+
+/**
+ * View calls read together, all at one block: one Multicall3 `aggregate3` eth_call where the chain has
+ * Multicall3, else one eth_call each, all pinned to the same block and sent at once (one JSON-RPC batch).
+ */
+
+/** One view call: a getter without arguments. */
+export type ViewCall = { to: Address; abi: Abi; functionName: string }
+
+/**
+ * Multicall3's address (mds1/multicall3 @ 5f900621 deployments.json): the same on every chain but zkSync Era
+ * and its Sepolia testnet, where the EVM-equivalent deployer gives another.
+ */
+export function multicall3Address(chainId: number): Address {
+  return chainId === 324 || chainId === 300 ? '0xF9cda624FBC7e059355ce98a31693d299FACd963' : '0xcA11bde05977b3631167028862bE2a173976CA11'
+}
+
+// mds1/multicall3 src/Multicall3.sol
+const MULTICALL3_ABI = parseAbi([
+  'struct Call3 { address target; bool allowFailure; bytes callData; }',
+  'struct Result { bool success; bytes returnData; }',
+  'function aggregate3(Call3[] calls) payable returns (Result[] returnData)',
+  'function getBlockNumber() view returns (uint256 blockNumber)',
+])
+
+/** Multicall3.getBlockNumber(): `block.number` of the call, the L2 block on the chains read here (Arbitrum: see the caller). */
+export function blockNumberCall(chainId: number): ViewCall {
+  return { to: multicall3Address(chainId), abi: MULTICALL3_ABI, functionName: 'getBlockNumber' }
+}
+
+const tag = (block: number | 'latest') => (block === 'latest' ? block : (`0x${block.toString(16)}` as const))
+
+/** A call's answer decoded, or undefined: a revert, no code at the address, or data that is not the getter's. */
+function decoded(call: ViewCall, data: Hex): unknown {
+  if (data === '0x') return undefined
+  try {
+    return decodeFunctionResult({ abi: call.abi, functionName: call.functionName, data })
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `calls` through Multicall3's aggregate3 at `block` (each call may fail alone); undefined when Multicall3 does
+ * not answer there: no code at its address (empty data), a revert, or an error.
+ */
+async function aggregate3(
+  client: Client,
+  chainId: number,
+  block: number | 'latest',
+  calls: readonly ViewCall[],
+): Promise<unknown[] | undefined> {
+  const data = encodeFunctionData({
+    abi: MULTICALL3_ABI,
+    functionName: 'aggregate3',
+    args: [
+      calls.map((c) => ({ target: c.to, allowFailure: true, callData: encodeFunctionData({ abi: c.abi, functionName: c.functionName }) })),
+    ],
+  })
+  try {
+    const raw = (await client.request({ method: 'eth_call', params: [{ to: multicall3Address(chainId), data }, tag(block)] })) as Hex
+    const results = decodeFunctionResult({ abi: MULTICALL3_ABI, functionName: 'aggregate3', data: raw })
+    if (results.length !== calls.length) return undefined
+    return calls.map((c, i) => (results[i]?.success ? decoded(c, results[i].returnData) : undefined))
+  } catch {
+    return undefined
+  }
+}
+
+/** `calls` one eth_call each at `block`, made at once so that they leave in one batch; undefined for each that fails. */
+async function eachCall(client: Client, block: number, calls: readonly ViewCall[]): Promise<unknown[]> {
+  return Promise.all(
+    calls.map(async (c) => {
+      try {
+        const data = encodeFunctionData({ abi: c.abi, functionName: c.functionName })
+        return decoded(c, (await client.request({ method: 'eth_call', params: [{ to: c.to, data }, tag(block)] })) as Hex)
+      } catch {
+        return undefined
+      }
+    }),
+  )
+}
+
+/**
+ * The values of `calls` at block number `block`, in order (undefined for a call that failed): one aggregate3,
+ * or, where Multicall3 does not answer (or `multicall` is false: known absent), one eth_call each at that block.
+ */
+export async function readCallsAt(
+  client: Client,
+  p: { chainId: number; block: number; calls: readonly ViewCall[]; multicall?: boolean },
+): Promise<unknown[]> {
+  const viaMulticall = p.multicall === false ? undefined : await aggregate3(client, p.chainId, p.block, p.calls)
+  return viaMulticall ?? eachCall(client, p.block, p.calls)
+}
+
+/**
+ * The values of `calls` at the node's head, with the number of the block they were read at: one aggregate3 at
+ * `latest` whose first call is `probe`, a getter of the block number (its block.number is the block the whole
+ * eth_call ran at, so every value is of that one block). For a read that leaves before the head is known, in
+ * the same batch as the head's own read. `{ multicall: false }` where Multicall3 does not answer; no
+ * `blockNumber` where the probe failed.
+ */
+export async function readCallsAtHead(
+  client: Client,
+  p: { chainId: number; calls: readonly ViewCall[]; probe: ViewCall },
+): Promise<{ multicall: false } | { multicall: true; blockNumber?: number; values: unknown[] }> {
+  const results = await aggregate3(client, p.chainId, 'latest', [p.probe, ...p.calls])
+  if (results === undefined) return { multicall: false }
+  const [block, ...values] = results
+  const blockNumber = typeof block === 'bigint' && block <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(block) : undefined
+  return { multicall: true, ...(blockNumber === undefined ? {} : { blockNumber }), values }
+}
