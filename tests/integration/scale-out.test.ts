@@ -12,6 +12,7 @@ import { startDevnet, type Devnet } from '@/scripts/devnet/devnet'
 import { rpc } from '@/scripts/devnet/json-rpc'
 import { startRedis, type RedisServer } from '@/scripts/devnet/redis'
 import { startService, type Service } from '@/scripts/devnet/service'
+import { openFromAddress } from '../support/from-address'
 import { basic, eventually } from './helpers'
 
 const CHAIN = 31346
@@ -101,6 +102,10 @@ beforeAll(async () => {
     RPC_TIMEOUT_MS: '1500',
     REDIS_URL: redis.url,
     [`RPC_URL_${CHAIN}`]: proxy.url,
+    // the keyless tier's stream ceilings, held across the pair through Redis
+    PUBLIC_ACCESS: 'true',
+    STREAM_MAX_PER_KEY: '1',
+    PUBLIC_STREAM_LIMIT: '2',
   }
   const started = await Promise.all(logs.map((logFile) => startService({ env, logFile })))
   ;[a, b] = [started[0]!, started[1]!]
@@ -199,6 +204,37 @@ describe('two instances, one Redis', () => {
     expect(seen.map((s) => s.status)).toEqual([200, 200, 200, 200, 200, 200, 429, 429])
     expect(seen.slice(0, 6).map((s) => s.remaining)).toEqual(['5', '4', '3', '2', '1', '0'])
     expect(metric(await metrics(b), /^gas_api_rate_limit_checks_total\{store="shared"\} (\d+)$/m)).toBeGreaterThan(0)
+  })
+
+  test('behavior: stream ceilings hold across the pair: one keyless stream per address, two for the keyless tier, whichever instance is asked', async () => {
+    for (const svc of [a, b])
+      await until(async () => metric(await metrics(svc), /^gas_api_shared_store_up (\d)$/m) === 1, 'both instances in shared mode')
+    const stream = (svc: Service) => `${svc.url}/networks/${CHAIN}/stream`
+    const open: { close(): void }[] = []
+    try {
+      const first = await openFromAddress('127.0.0.41', stream(a))
+      expect(first.status).toBe(200)
+      open.push(first)
+      // the same address on the other instance: its slot is taken
+      const again = await openFromAddress('127.0.0.41', stream(b), { 'x-forwarded-for': '198.51.100.41' })
+      expect(again.status).toBe(429)
+      const second = await openFromAddress('127.0.0.42', stream(b))
+      expect(second.status).toBe(200)
+      open.push(second)
+      // the tier's two slots are taken on the pair
+      const third = await openFromAddress('127.0.0.43', stream(a))
+      expect(third.status).toBe(503)
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(0)
+      expect(await redisKeys('gas-api:stream-slots:*')).toEqual(expect.arrayContaining(['gas-api:stream-slots:keyless']))
+    } finally {
+      for (const s of open) s.close()
+    }
+    // closed streams give their slots back
+    await eventually(async () => {
+      const s = await openFromAddress('127.0.0.43', stream(a))
+      s.close()
+      return s.status === 200 ? true : undefined
+    }, 'a slot freed by the closed streams')
   })
 
   test('behavior: killing Redis fails no request and no upstream read; both instances go back to shared mode when it returns', async () => {
