@@ -50,7 +50,7 @@ type Getter = (typeof abi)[number]['name']
 const getter = (to: Address, functionName: Getter): ViewCall => ({ to, abi, functionName })
 
 /**
- * The getter of the block number a read at the head runs at: Multicall3.getBlockNumber(), except on Arbitrum,
+ * The getter of the number of the block a read at the predicted head ran at: Multicall3.getBlockNumber(), except on Arbitrum,
  * whose block.number is an L1 block number (docs.arbitrum.io "Block numbers and time"): ArbSys.arbBlockNumber().
  */
 export function headProbe(rule: PredeployRule, chainId: number): ViewCall {

@@ -30,7 +30,7 @@ export function blockNumberCall(chainId: number): ViewCall {
   return { to: multicall3Address(chainId), abi: MULTICALL3_ABI, functionName: 'getBlockNumber' }
 }
 
-const tag = (block: number | 'latest') => (block === 'latest' ? block : (`0x${block.toString(16)}` as const))
+const tag = (block: number) => `0x${block.toString(16)}` as const
 
 /** A call's answer decoded, or undefined: a revert, no code at the address, or data that is not the getter's. */
 function decoded(call: ViewCall, data: Hex): unknown {
@@ -43,15 +43,14 @@ function decoded(call: ViewCall, data: Hex): unknown {
 }
 
 /**
- * `calls` through Multicall3's aggregate3 at `block` (each call may fail alone); undefined when Multicall3 does
- * not answer there: no code at its address (empty data), a revert, or an error.
+ * What one aggregate3 at a block found: the calls' values (undefined for each that failed alone); `absent`: the
+ * node ran it and found no Multicall3 (empty data, or an answer that is not aggregate3's); `failed`: the node
+ * did not run it (an error: a block it has not mined yet, a revert, a timeout), so nothing is known of Multicall3.
  */
-async function aggregate3(
-  client: Client,
-  chainId: number,
-  block: number | 'latest',
-  calls: readonly ViewCall[],
-): Promise<unknown[] | undefined> {
+type Aggregated = { values: unknown[] } | 'absent' | 'failed'
+
+/** `calls` through Multicall3's aggregate3 at block number `block` (each call may fail alone). */
+async function aggregate3(client: Client, chainId: number, block: number, calls: readonly ViewCall[]): Promise<Aggregated> {
   const data = encodeFunctionData({
     abi: MULTICALL3_ABI,
     functionName: 'aggregate3',
@@ -59,13 +58,18 @@ async function aggregate3(
       calls.map((c) => ({ target: c.to, allowFailure: true, callData: encodeFunctionData({ abi: c.abi, functionName: c.functionName }) })),
     ],
   })
+  let raw: Hex
   try {
-    const raw = (await client.request({ method: 'eth_call', params: [{ to: multicall3Address(chainId), data }, tag(block)] })) as Hex
-    const results = decodeFunctionResult({ abi: MULTICALL3_ABI, functionName: 'aggregate3', data: raw })
-    if (results.length !== calls.length) return undefined
-    return calls.map((c, i) => (results[i]?.success ? decoded(c, results[i].returnData) : undefined))
+    raw = (await client.request({ method: 'eth_call', params: [{ to: multicall3Address(chainId), data }, tag(block)] })) as Hex
   } catch {
-    return undefined
+    return 'failed'
+  }
+  try {
+    const results = decodeFunctionResult({ abi: MULTICALL3_ABI, functionName: 'aggregate3', data: raw })
+    if (results.length !== calls.length) return 'absent'
+    return { values: calls.map((c, i) => (results[i]?.success ? decoded(c, results[i].returnData) : undefined)) }
+  } catch {
+    return 'absent'
   }
 }
 
@@ -91,24 +95,26 @@ export async function readCallsAt(
   client: Client,
   p: { chainId: number; block: number; calls: readonly ViewCall[]; multicall?: boolean },
 ): Promise<unknown[]> {
-  const viaMulticall = p.multicall === false ? undefined : await aggregate3(client, p.chainId, p.block, p.calls)
-  return viaMulticall ?? eachCall(client, p.block, p.calls)
+  const viaMulticall = p.multicall === false ? 'absent' : await aggregate3(client, p.chainId, p.block, p.calls)
+  return typeof viaMulticall === 'object' ? viaMulticall.values : eachCall(client, p.block, p.calls)
 }
 
 /**
- * The values of `calls` at the node's head, with the number of the block they were read at: one aggregate3 at
- * `latest` whose first call is `probe`, a getter of the block number (its block.number is the block the whole
- * eth_call ran at, so every value is of that one block). For a read that leaves before the head is known, in
- * the same batch as the head's own read. `{ multicall: false }` where Multicall3 does not answer; no
- * `blockNumber` where the probe failed.
+ * The values of `calls` at block number `block`, with the number of the block they were read at: one aggregate3
+ * pinned to `block` whose first call is `probe`, a getter of the block number (the block the whole eth_call ran
+ * at, which a node that ignores the tag would give away). For a read that leaves before the window's head is
+ * known, in the same batch as the head's own read, at the head predicted: `block` may not be mined yet.
+ * `multicall`: false where the node ran it and Multicall3 is not there; undefined where the node did not run it
+ * (nothing learnt). No `blockNumber` where the probe failed.
  */
-export async function readCallsAtHead(
+export async function readCallsProbed(
   client: Client,
-  p: { chainId: number; calls: readonly ViewCall[]; probe: ViewCall },
-): Promise<{ multicall: false } | { multicall: true; blockNumber?: number; values: unknown[] }> {
-  const results = await aggregate3(client, p.chainId, 'latest', [p.probe, ...p.calls])
-  if (results === undefined) return { multicall: false }
-  const [block, ...values] = results
+  p: { chainId: number; block: number; calls: readonly ViewCall[]; probe: ViewCall },
+): Promise<{ multicall?: false } | { multicall: true; blockNumber?: number; values: unknown[] }> {
+  const results = await aggregate3(client, p.chainId, p.block, [p.probe, ...p.calls])
+  if (results === 'failed') return {}
+  if (results === 'absent') return { multicall: false }
+  const [block, ...values] = results.values
   const blockNumber = typeof block === 'bigint' && block <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(block) : undefined
   return { multicall: true, ...(blockNumber === undefined ? {} : { blockNumber }), values }
 }

@@ -6,7 +6,7 @@ import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailabl
 import { parseLineaExtraData } from '../core/fee-math/linea-fee'
 import { classifyRpcError } from './classify-error'
 import { getRpcClient } from './client'
-import { l1FeeParamsAt, readL1FeeParamsAtHead } from './read-l1-fee-params'
+import { l1FeeParamsAt, readL1FeeParams, readL1FeeParamsProbed } from './read-l1-fee-params'
 import { RpcBlockHeaderSchema, RpcChainIdSchema, RpcFeeHistorySchema, type RpcBlockHeader } from './schemas'
 import { setVerifiedChainId, verifiedChainId } from './url-health'
 import { checkBaseFeeBounds, checkOverlap, checkRewards, REORG_TOLERANCE_BLOCKS, type FeeHistory } from './window-checks'
@@ -31,8 +31,10 @@ export type ReadFeeWindowParameters = {
    */
   baseFeeBounds?: { risePpm: bigint; fallPpm: bigint }
   /**
-   * The L1 fee the chain charges: its predeploys are asked in the same batch and their parameters kept for the
-   * head block (read-l1-fee-params.ts); `linea`: the head's extraData is its pricing (no call).
+   * The L1 fee the chain charges: its predeploys are read at the head block the window names, never at `latest`
+   * (read-l1-fee-params.ts): in the window's own batch at the head predicted from `previous`, kept when that is
+   * the head eth_feeHistory ends at, else (and on a cold read) pinned to that head in one more batch. `linea`: the
+   * head's extraData is its pricing (no call).
    */
   l1FeeRule?: L1FeeRule
 }
@@ -48,6 +50,16 @@ export const MIN_ANCHOR_DISTANCE = 64
 const MAX_PAGES = 20
 /** Re-anchor the interval measurement when its anchor is older than this many windows. */
 const ANCHOR_MAX_WINDOWS = 4
+
+/**
+ * The head a read is expected to find, from the last read on this process's own clock (a node's clock does not
+ * enter): the last head plus the blocks its interval says have passed since it was read, at least one.
+ * @example predictedHead({ headNumber: 100, fetchedAt: t, blockIntervalMs: 2_000 }, t + 4_100) // 102
+ */
+export function predictedHead(previous: Pick<FeeWindow, 'headNumber' | 'fetchedAt' | 'blockIntervalMs'>, now: number): number {
+  const blocks = previous.blockIntervalMs > 0 ? Math.round((now - previous.fetchedAt) / previous.blockIntervalMs) : 1
+  return previous.headNumber + (Number.isSafeInteger(blocks) && blocks > 1 ? blocks : 1)
+}
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
   const result = schema.safeParse(value)
@@ -74,7 +86,8 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   // One round: these calls leave in a single JSON-RPC batch.
   const cold = p.previous === undefined
   const l1Rule = p.l1FeeRule === 'linea' ? undefined : p.l1FeeRule
-  const [chainIdRaw, head, history, freshAnchor, finalized, l1AtHead] = await Promise.all([
+  const l1Read = l1Rule ? { chainId: p.chainId, rule: l1Rule, previous: p.previous?.l1Fee } : undefined
+  const [chainIdRaw, head, history, freshAnchor, finalized, l1Probed] = await Promise.all([
     known === undefined ? client.request({ method: 'eth_chainId' }) : Promise.resolve(undefined),
     getHeader(client, 'latest'),
     client.request({
@@ -83,7 +96,9 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     }),
     anchorDue && p.previous ? getHeader(client, p.previous.oldestBlock) : Promise.resolve(undefined),
     cold ? getHeader(client, 'finalized').catch(() => undefined) : Promise.resolve(undefined),
-    l1Rule ? readL1FeeParamsAtHead(client, { chainId: p.chainId, rule: l1Rule, previous: p.previous?.l1Fee }) : Promise.resolve(undefined),
+    l1Read && p.previous
+      ? readL1FeeParamsProbed(client, { ...l1Read, block: predictedHead(p.previous, Date.now()) })
+      : Promise.resolve(undefined),
   ])
 
   if (known === undefined) {
@@ -108,11 +123,12 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   // the blocks: the older part comes in one more batch of pages, or the read is refused
   if (fh.gasUsedRatio.length < p.blockCount && fh.oldestBlock > 0) fh = await pageOlder(client, fh, p)
 
-  // A block may land between the calls of the batch; then read the header eth_feeHistory ends at, and the L1
-  // fee parameters pinned to it, in one more batch (the parameters are always those of the window's head)
+  // A block may land between the calls of the batch; then read the header eth_feeHistory ends at. The L1 fee
+  // parameters are always those of the window's head: read pinned to it in the same batch unless the predicted
+  // head they were read at is that head (a cold read has no prediction)
   const [headHeader, l1Fee] = await Promise.all([
     head.number === headNumber ? head : getHeader(client, headNumber),
-    l1AtHead ? l1FeeParamsAt(client, l1AtHead, headNumber) : undefined,
+    l1Probed ? l1FeeParamsAt(client, l1Probed, headNumber) : l1Read ? readL1FeeParams(client, { ...l1Read, block: headNumber }) : undefined,
   ])
   const lineaPricing = p.l1FeeRule === 'linea' && headHeader.extraData ? parseLineaExtraData(headHeader.extraData) : null
   if (p.previous && headNumber < p.previous.headNumber - REORG_TOLERANCE_BLOCKS) {

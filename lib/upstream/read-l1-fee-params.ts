@@ -2,7 +2,7 @@ import 'server-only'
 import type { Client } from 'viem'
 import type { L1FeeParams } from '../core/types'
 import { headProbe, l1FeeGetters, l1FeeParamsOf, type PredeployRule } from './l1-fee-getters'
-import { readCallsAt, readCallsAtHead } from './multicall3'
+import { readCallsAt, readCallsProbed } from './multicall3'
 
 /**
  * The L1 fee parameters of a block, every one of the same block (L1Block is rewritten by the first
@@ -37,33 +37,42 @@ export async function readL1FeeParams(
   return paramsOf(p, names, values)
 }
 
-/** What a read at the head found, for l1FeeParamsAt once the window's head is known. */
-export type L1FeeHeadRead = {
+/** What a read at the predicted head found, for l1FeeParamsAt once the window's head is known. */
+export type L1FeeProbedRead = {
   read: ReadL1FeeParamsParameters
   /** The block the parameters are of (absent: Multicall3 did not answer or did not say). */
   blockNumber?: number
   params?: L1FeeParams
-  multicall: boolean
+  /** false: Multicall3 is not on the chain; undefined: not known (the node did not run the call). */
+  multicall?: boolean
 }
 
 /**
  * The first half of a window's read of the parameters, made before the head is known so that it leaves in
- * the window's own JSON-RPC batch: one aggregate3 at the node's head that also returns the number of the
- * block it ran at (Multicall3.getBlockNumber; Arbitrum: ArbSys.arbBlockNumber).
+ * the window's own JSON-RPC batch: one aggregate3 pinned to `block`, the head predicted from the last read, that
+ * also returns the number of the block it ran at (Multicall3.getBlockNumber; Arbitrum: ArbSys.arbBlockNumber).
+ * A block not mined yet is no error: nothing is kept, and l1FeeParamsAt reads the head's.
+ * @example readL1FeeParamsProbed(client, { chainId: 534352, rule: 'scroll', block: previous.headNumber + 1 })
  */
-export async function readL1FeeParamsAtHead(client: Client, p: ReadL1FeeParamsParameters): Promise<L1FeeHeadRead> {
+export async function readL1FeeParamsProbed(client: Client, p: ReadL1FeeParamsParameters & { block: number }): Promise<L1FeeProbedRead> {
+  const { block, ...read } = p
   const getters = l1FeeGetters(p.rule, p.previous)
-  const head = await readCallsAtHead(client, { chainId: p.chainId, calls: Object.values(getters), probe: headProbe(p.rule, p.chainId) })
-  if (!head.multicall) return { read: p, multicall: false }
-  return { read: p, multicall: true, blockNumber: head.blockNumber, params: paramsOf(p, Object.keys(getters), head.values) }
+  const probed = await readCallsProbed(client, {
+    chainId: p.chainId,
+    block,
+    calls: Object.values(getters),
+    probe: headProbe(p.rule, p.chainId),
+  })
+  if (probed.multicall !== true) return { read, ...probed }
+  return { read, multicall: true, blockNumber: probed.blockNumber, params: paramsOf(p, Object.keys(getters), probed.values) }
 }
 
 /**
  * The second half: the parameters at block `headNumber`, the block the window names. Those read with the batch
- * when they are of that block (the usual case: no call of its own); else (a block landed between the calls of
- * the batch, or the chain has no Multicall3) a read pinned to `headNumber` (readL1FeeParams).
+ * when they are of that block (the prediction held: no call of its own); else (the predicted block was not mined
+ * yet or is not the head, or the chain has no Multicall3) a read pinned to `headNumber` (readL1FeeParams).
  */
-export async function l1FeeParamsAt(client: Client, head: L1FeeHeadRead, headNumber: number): Promise<L1FeeParams> {
-  if (head.params && head.blockNumber === headNumber) return head.params
-  return readL1FeeParams(client, { ...head.read, block: headNumber, multicall: head.multicall })
+export async function l1FeeParamsAt(client: Client, probed: L1FeeProbedRead, headNumber: number): Promise<L1FeeParams> {
+  if (probed.params && probed.blockNumber === headNumber) return probed.params
+  return readL1FeeParams(client, { ...probed.read, block: headNumber, multicall: probed.multicall })
 }

@@ -394,9 +394,9 @@ describe('readFeeWindow: the L1 fee parameters of an L2', () => {
     ['isthmus', { isthmus: true, jovian: false, operatorFeeScalar: 3, operatorFeeConstant: '1000' }],
     ['fjord', { isthmus: false, jovian: false, operatorFeeScalar: 0, operatorFeeConstant: '0' }],
   ] as const)(
-    // (the fake node has no Multicall3: the getters follow in one more batch, pinned to the head; with
-    // Multicall3 they ride in the window's own request: read-l1-fee-params.test.ts)
-    "default: an OP-stack chain at %s without Multicall3: the predeploys' getters, pinned to the window's head in one more batch",
+    // (the fake node has no Multicall3: a cold read asks Multicall3 pinned to the window's head, then the getters
+    // one each at that head; with Multicall3 one aggregate3 does: l1-fee-at-head.test.ts)
+    "default: an OP-stack chain at %s without Multicall3: the predeploys' getters, pinned to the window's head after the window's batch",
     async (fork, operator) => {
       const s = await fake('ok', { opStackPredeploys: { fork, ...base, operatorFeeScalar: 3, operatorFeeConstant: 1000n } })
       const w = await read([s.url], { l1FeeRule: 'op-stack' })
@@ -408,7 +408,7 @@ describe('readFeeWindow: the L1 fee parameters of an L2', () => {
         blobBaseFeeScalar: 1_055_762,
         ...operator,
       })
-      expect(s.requests()).toBe(2)
+      expect(s.requests()).toBe(3)
       expect(w.headGasLimit).toBe('30000000')
     },
   )

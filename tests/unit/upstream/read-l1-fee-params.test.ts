@@ -1,16 +1,13 @@
 // The L1 fee parameters, read at one block: the predeploys' getters of each rule (OP-stack, Arbitrum,
 // Scroll, Mantle) through one Multicall3 aggregate3, or pinned eth_calls where the chain has no Multicall3;
-// and, through readFeeWindow, at the block the window names. Predeploys in memory (predeploy-node.ts),
-// the window's other calls from the fake chain node.
+// and at the window's head: probed at the head predicted, else pinned to the head. Predeploys in memory
+// (predeploy-node.ts); readFeeWindow's side is l1-fee-at-head.test.ts.
 import { createClient, custom, type Client } from 'viem'
-import { afterEach, describe, expect, test, vi } from 'vitest'
-import { REWARD_PERCENTILES } from '@/lib/core/fee-math/estimator'
+import { describe, expect, test } from 'vitest'
 import type { L1FeeParams } from '@/lib/core/types'
 import { multicall3Address } from '@/lib/upstream/multicall3'
-import { readFeeWindow } from '@/lib/upstream/read-fee-window'
-import { l1FeeParamsAt, readL1FeeParams, readL1FeeParamsAtHead } from '@/lib/upstream/read-l1-fee-params'
-import { startFakeRpc, type FakeBlock, type FakeRpc } from '../../support/fake-rpc'
-import { ethCallHandler, MULTICALL3, predeployNode, routeEthCalls, type Contracts } from './predeploy-node'
+import { l1FeeParamsAt, readL1FeeParams, readL1FeeParamsProbed } from '@/lib/upstream/read-l1-fee-params'
+import { ethCallHandler, MULTICALL3, predeployNode, type Contracts } from './predeploy-node'
 
 const GPO = '0x420000000000000000000000000000000000000F'
 const L1_BLOCK = '0x4200000000000000000000000000000000000015'
@@ -186,135 +183,53 @@ describe('readL1FeeParams: pinned to a block', () => {
   })
 })
 
-describe('readL1FeeParamsAtHead and l1FeeParamsAt: the parameters of the block the window names', () => {
-  test("default: one aggregate3 at the head, whose first call says the block it ran at; kept when that is the window's head", async () => {
+describe('readL1FeeParamsProbed and l1FeeParamsAt: the parameters of the block the window names', () => {
+  test("default: one aggregate3 pinned to the predicted head, whose first call says the block it ran at; kept when that is the window's head", async () => {
     const node = predeployNode({ latest: 120, contractsAt: (b) => opStack(b) })
     const client = clientOf(node)
-    const head = await readL1FeeParamsAtHead(client, { chainId: 10, rule: 'op-stack' })
-    expect(head.blockNumber).toBe(120)
+    const probed = await readL1FeeParamsProbed(client, { chainId: 10, rule: 'op-stack', block: 120 })
+    expect(probed.blockNumber).toBe(120)
     expect(node.log).toHaveLength(1)
+    expect(node.log[0]).toMatchObject({ to: MULTICALL3, tag: hex(120) })
     expect(node.log[0]?.inner?.[0]).toBe('0x42cbb15c') // Multicall3.getBlockNumber()
-    expect(await l1FeeParamsAt(client, head, 120)).toEqual(opStackParams(120))
+    expect(await l1FeeParamsAt(client, probed, 120)).toEqual(opStackParams(120))
     expect(node.log).toHaveLength(1)
   })
 
-  test("behavior: a block landed between the calls: the parameters are read again, pinned to the window's head", async () => {
-    const node = predeployNode({ latest: 121, contractsAt: (b) => opStack(b) })
+  test("behavior: the predicted block is not mined yet (the node errors): nothing kept, the parameters read pinned to the window's head", async () => {
+    const node = predeployNode({ latest: 119, contractsAt: (b) => opStack(b) })
     const client = clientOf(node)
-    const head = await readL1FeeParamsAtHead(client, { chainId: 10, rule: 'op-stack' })
-    expect(await l1FeeParamsAt(client, head, 120)).toEqual(opStackParams(120))
-    expect(node.log.map((c) => c.tag)).toEqual(['latest', hex(120)])
+    const probed = await readL1FeeParamsProbed(client, { chainId: 10, rule: 'op-stack', block: 120 })
+    expect(probed).toEqual({ read: { chainId: 10, rule: 'op-stack' } })
+    expect(await l1FeeParamsAt(client, probed, 119)).toEqual(opStackParams(119))
+    expect(node.log.map((c) => c.tag)).toEqual([hex(120), hex(119)])
+  })
+
+  test("behavior: the window's head is past the predicted block: the parameters are read again, pinned to the window's head", async () => {
+    const node = predeployNode({ latest: 122, contractsAt: (b) => opStack(b) })
+    const client = clientOf(node)
+    const probed = await readL1FeeParamsProbed(client, { chainId: 10, rule: 'op-stack', block: 120 })
+    expect(probed.blockNumber).toBe(120)
+    expect(await l1FeeParamsAt(client, probed, 122)).toEqual(opStackParams(122))
+    expect(node.log.map((c) => c.tag)).toEqual([hex(120), hex(122)])
   })
 
   test("behavior: Arbitrum: the block is ArbSys.arbBlockNumber's (block.number is an L1 block number there)", async () => {
     const node = predeployNode({ latest: 300_000_000, contractsAt: arbitrum, arbitrum: true })
     const client = clientOf(node)
-    const head = await readL1FeeParamsAtHead(client, { chainId: 42161, rule: 'arbitrum' })
-    expect(head.blockNumber).toBe(300_000_000)
+    const probed = await readL1FeeParamsProbed(client, { chainId: 42161, rule: 'arbitrum', block: 300_000_000 })
+    expect(probed.blockNumber).toBe(300_000_000)
     expect(node.log[0]?.inner?.[0]).toBe('0xa3b1b31d') // ArbSys.arbBlockNumber()
-    expect(await l1FeeParamsAt(client, head, 300_000_000)).toEqual({ rule: 'arbitrum', perL1CalldataByte: '1600000' })
+    expect(await l1FeeParamsAt(client, probed, 300_000_000)).toEqual({ rule: 'arbitrum', perL1CalldataByte: '1600000' })
     expect(node.log).toHaveLength(1)
   })
 
   test("behavior: a chain without Multicall3: the getters pinned to the window's head, without asking Multicall3 again", async () => {
     const node = predeployNode({ latest: 121, contractsAt: () => scroll(), multicall: false })
     const client = clientOf(node)
-    const head = await readL1FeeParamsAtHead(client, { chainId: 534352, rule: 'scroll' })
-    expect(head.multicall).toBe(false)
-    expect(await l1FeeParamsAt(client, head, 120)).toMatchObject({ rule: 'scroll', penaltyFactor: '10000' })
-    expect(node.log.map((c) => c.tag)).toEqual(['latest', ...Array(6).fill(hex(120))])
-  })
-})
-
-describe('readFeeWindow: the L1 fee parameters and Linea pricing of the head the window names', () => {
-  const HEAD = 1_009
-  const blocks: FakeBlock[] = Array.from({ length: 10 }, (_, i) => ({
-    number: 1_000 + i,
-    timestamp: 1_700_000_000 + 2 * i,
-    baseFee: 1_000_000n,
-    gasUsedRatio: 0.5,
-    tips: [1_000n, 2_000n],
-  }))
-  const servers: FakeRpc[] = []
-  afterEach(async () => {
-    vi.restoreAllMocks()
-    await Promise.all(servers.splice(0).map((s) => s.close()))
-  })
-  const fake = async (shape: Partial<Parameters<typeof startFakeRpc>[0]> = {}) => {
-    const s = await startFakeRpc({ chainId: 10, blocks, nextBaseFee: 1_000_000n, ...shape })
-    servers.push(s)
-    return s
-  }
-  const read = (url: string, extra: Partial<Parameters<typeof readFeeWindow>[0]> = {}) =>
-    readFeeWindow({
-      chainId: 10,
-      rpcUrls: [url],
-      blockCount: 10,
-      rewardPercentiles: REWARD_PERCENTILES,
-      timeoutMs: 2_000,
-      fallbackBlockTimeMs: 2_000,
-      ...extra,
-    })
-
-  test("default: an OP-stack chain: one HTTP request, one aggregate3 whose block is the window's head", async () => {
-    const s = await fake()
-    const node = predeployNode({ latest: HEAD, contractsAt: (b) => opStack(b) })
-    const http = routeEthCalls(s.url, node)
-    const w = await read(s.url, { l1FeeRule: 'op-stack' })
-    expect(w.headNumber).toBe(HEAD)
-    expect(w.l1Fee).toEqual(opStackParams(HEAD))
-    expect(http.requests()).toBe(1)
-    expect(node.log).toHaveLength(1)
-    expect(s.calls.filter((m) => m === 'eth_feeHistory')).toHaveLength(1)
-  })
-
-  test("behavior: the node's head moved on between the calls of the batch: the parameters of the window's head, pinned to its number", async () => {
-    const s = await fake()
-    const node = predeployNode({ latest: HEAD + 1, contractsAt: (b) => opStack(b) })
-    const http = routeEthCalls(s.url, node)
-    const w = await read(s.url, { l1FeeRule: 'op-stack' })
-    expect(w.l1Fee).toEqual(opStackParams(HEAD))
-    expect(node.log.map((c) => c.tag)).toEqual(['latest', hex(HEAD)])
-    expect(http.requests()).toBe(2)
-  })
-
-  test('behavior: a chain without Multicall3: one more request, every getter pinned to the head', async () => {
-    const s = await fake()
-    const node = predeployNode({ latest: HEAD, contractsAt: () => mantle(), multicall: false })
-    const http = routeEthCalls(s.url, node)
-    const w = await read(s.url, { chainId: 10, l1FeeRule: 'mantle' })
-    expect(w.l1Fee).toMatchObject({ rule: 'mantle', tokenRatio: '1000000' })
-    expect(http.requests()).toBe(2)
-    expect(node.log.slice(1).every((c) => c.tag === hex(HEAD))).toBe(true)
-    expect(node.log).toHaveLength(1 + 8)
-  })
-
-  test('behavior: the forks seen at one read are not asked at the next', async () => {
-    const s = await fake()
-    const node = predeployNode({ latest: HEAD, contractsAt: (b) => opStack(b) })
-    routeEthCalls(s.url, node)
-    const first = await read(s.url, { l1FeeRule: 'op-stack' })
-    await read(s.url, { l1FeeRule: 'op-stack', previous: first })
-    // the block probe and the getters: 1 + 9, then 1 + 6
-    expect(node.log.map((c) => c.inner?.length)).toEqual([10, 7])
-  })
-
-  test("default: Linea: the head's extraData v1, with no call of its own", async () => {
-    const s = await fake({ chainId: 59144, extraData: `0x0100007530000f42400000a3b0${'00'.repeat(19)}` })
-    const w = await read(s.url, { chainId: 59144, l1FeeRule: 'linea' })
-    expect(w.lineaPricing).toEqual({ fixedCostWei: '30000000', variableCostWei: '1000000000', ethGasPriceWei: '41904000' })
-    expect(w.l1Fee).toBeUndefined()
-    expect(s.calls).not.toContain('eth_call')
-    expect(s.requests()).toBe(1)
-  })
-
-  test('behavior: Linea without a v1 extraData, and a chain of another rule whose extraData looks like one: no pricing', async () => {
-    const old = await fake({ chainId: 59144, extraData: `0x${'00'.repeat(32)}` })
-    expect((await read(old.url, { chainId: 59144, l1FeeRule: 'linea' })).lineaPricing).toBeUndefined()
-    // an OP-stack Jovian header's extraData starts with version 1 too (denominator, elasticity, min base fee)
-    const op = await fake({ extraData: '0x01000000fa000000060000000000000000' })
-    const node = predeployNode({ latest: HEAD, contractsAt: (b) => opStack(b) })
-    routeEthCalls(op.url, node)
-    expect((await read(op.url, { l1FeeRule: 'op-stack' })).lineaPricing).toBeUndefined()
+    const probed = await readL1FeeParamsProbed(client, { chainId: 534352, rule: 'scroll', block: 121 })
+    expect(probed.multicall).toBe(false)
+    expect(await l1FeeParamsAt(client, probed, 120)).toMatchObject({ rule: 'scroll', penaltyFactor: '10000' })
+    expect(node.log.map((c) => c.tag)).toEqual([hex(121), ...Array(6).fill(hex(120))])
   })
 })
