@@ -4,6 +4,7 @@ import { heldWindows } from '../feed/feeds'
 import { feePolicyOf } from '../chains/registry'
 import { accuracyOf, type AccuracyReport } from '../core/evaluation/accuracy'
 import { processSingleton } from '../runtime/process-singleton'
+import { windowPolicy } from '../core/fee-math/window-policy'
 import { perWindow, servedWindow, type ReportMeta } from './served-window'
 
 /** Per chain, the last accuracy report computed and when (for /metrics, which never waits for a new one). */
@@ -13,7 +14,8 @@ const METRICS_ACCURACY_PERIOD_MS = 60_000
 
 /** The accuracy report of a window, computed once per window and kept with it. */
 const accuracyFor = perWindow('accuracy-reports', (window, policy) => {
-  const report = accuracyOf(window, policy)
+  // the levels as served: the head's rules (Linea's tip floor) on top of what accuracyOf reads itself
+  const report = accuracyOf(window, windowPolicy(policy, window))
   lastAccuracy.set(window.chainId, { report, at: Date.now() })
   return { report, body: JSON.stringify(report) }
 })

@@ -4,7 +4,7 @@ import { BlobFeeMarketUnsupportedError } from '../core/contract/errors'
 import { confidencePrices, type ConfidencePrice } from '../core/fee-math/confidence'
 import { forecastBaseFee } from '../core/fee-math/forecast'
 import { toFeeData } from '../core/fee-math/fee-data'
-import { withLiveParams } from '../core/chain-rules/chain-policy'
+import { windowPolicy } from '../core/fee-math/window-policy'
 import { perWindow, servedWindow, type ReportMeta } from './served-window'
 import { blobsOf } from './reports'
 
@@ -18,7 +18,7 @@ const TOP_CONFIDENCE = 99
  */
 const confidenceOf = perWindow('confidence-report', (window, policy) => {
   const data = toFeeData(window)
-  const live = withLiveParams(policy, window.headExtraData)
+  const live = windowPolicy(policy, window)
   const ladder = confidencePrices(
     data,
     live,

@@ -13,11 +13,17 @@ import {
   type TransactionFees,
 } from '../core/fee-math/replacement'
 import { formatGwei } from '../core/units'
+import { windowPolicy } from '../core/fee-math/window-policy'
 import { perWindow, servedWindow, type ReportMeta } from './served-window'
 import { blobsOf } from './reports'
 
-/** Each level's current suggestion in wei (lib/core/fee-math/replacement.ts levelSuggestions), once per window. */
-export const suggestionsFor = perWindow('replacement-suggestions', levelSuggestions)
+/**
+ * Each level's current suggestion in wei (lib/core/fee-math/replacement.ts levelSuggestions) by the policy at the
+ * window (windowPolicy: Linea's tip floor too), so the same levels as suggestedGasFees; once per window.
+ */
+export const suggestionsFor = perWindow('replacement-suggestions', (window, policy) =>
+  levelSuggestions(window, windowPolicy(policy, window)),
+)
 
 /** GET blobFees' maxFeePerBlobGas per level; null where the window has no blob fees. */
 const blobLevelsFor = (window: FeeWindow, policy: ChainFeePolicy): Record<Urgency, bigint> | null => {

@@ -1,4 +1,4 @@
-import { chainFeePolicy, withLiveParams, type ChainFeePolicy } from '../chain-rules/chain-policy'
+import { chainFeePolicy, type ChainFeePolicy } from '../chain-rules/chain-policy'
 import { baseFeeStats, baseFeeTrend, estimateLevels, priorityFeeRanges, priorityFeeTrend } from '../fee-math/estimator'
 import { forecastBaseFee, type BaseFeeForecast } from '../fee-math/forecast'
 import { gasPricesFromLevels, legacyGasPrices, type LevelGasPrices } from '../fee-math/gas-prices'
@@ -17,6 +17,7 @@ import { toFeeData } from '../fee-math/fee-data'
 import { blobFeesOf, type BlobFees } from '../fee-math/blob-fees'
 import type { TransactionCost } from '../fee-math/transaction-cost'
 import { formatGwei } from '../units'
+import { windowPolicy } from '../fee-math/window-policy'
 
 /** The EIP-1559 endpoints' bodies and the legacy gas prices for one fee window, ready to serialise. */
 export type FeeReport = {
@@ -72,8 +73,8 @@ const pair = ([a, b]: [bigint, bigint]): [string, string] => [formatGwei(a), for
 /** Computes every endpoint's answer from one window, by the chain's fee policy: wei math inside, decimal gwei strings out. */
 export function buildFeeReport(window: FeeWindow, policy: ChainFeePolicy = chainFeePolicy(window.chainId)): FeeReport {
   const data = toFeeData(window)
-  // OP-stack's live EIP-1559 parameters (the head's extraData) set the bounds of both
-  const live = withLiveParams(policy, window.headExtraData)
+  // the head's rules: OP-stack's live EIP-1559 parameters set the bounds of both, Linea's pricing the tips' floor
+  const live = windowPolicy(policy, window)
   const levels = estimateLevels(data, live)
   const stats = baseFeeStats(data)
   const tips = priorityFeeRanges(data)
