@@ -7,7 +7,8 @@ import { servedWindow, type ReportMeta } from './served-window'
 import { suggestionsFor } from './replacement'
 
 /**
- * GET transactionCost: a transaction's whole cost per level (lib/core/fee-math/transaction-cost.ts), no read of its own.
+ * GET transactionCost: a transaction's whole cost per level (lib/core/fee-math/transaction-cost.ts), no read of its own,
+ * in the chain's native token. `query.scrollCompressedSize`, where given, is Scroll's compressed size of `query.tx`.
  * @throws UnsupportedChainError, InvalidQueryError (gas above the chain's cap), NoPriceDataError,
  *   UpstreamUnavailableError, UpstreamBadResponseError
  */
@@ -18,6 +19,7 @@ export async function getTransactionCost(chainId: number, query: TransactionCost
     maxTransactionGas: policy.maxTransactionGas,
     l1FeeRule: chain?.l1FeeRule,
     unknownL1Fee: chain?.unknownL1Fee,
+    nativeToken: chain?.nativeCurrency?.symbol,
   })
   return { body: JSON.stringify(buildTransactionCost(cost)), meta }
 }

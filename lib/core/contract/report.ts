@@ -130,13 +130,22 @@ export function buildBlobFees(window: FeeWindow, fees: BlobFees = blobFeesOf(win
 
 /** GET transactionCost's body: the cost (lib/core/fee-math/transaction-cost.ts) in decimal gwei of the native token. */
 export function buildTransactionCost(cost: TransactionCost): TransactionCostBody {
-  const level = (u: Urgency) => ({ fee: formatGwei(cost.levels[u].fee), maxFee: formatGwei(cost.levels[u].maxFee) })
+  const gweiOrNull = (wei: bigint | null) => (wei === null ? null : formatGwei(wei))
+  const level = (u: Urgency) => ({
+    fee: formatGwei(cost.levels[u].fee),
+    maxFee: formatGwei(cost.levels[u].maxFee),
+    maxPriorityFeePerGas: formatGwei(cost.levels[u].maxPriorityFeePerGas),
+    maxFeePerGas: formatGwei(cost.levels[u].maxFeePerGas),
+  })
   return {
     blockNumber: cost.blockNumber,
     gas: Number(cost.gas),
     txBytes: cost.txBytes,
-    l1DataFee: cost.l1DataFee === null ? null : formatGwei(cost.l1DataFee),
-    operatorFee: cost.operatorFee === null ? null : formatGwei(cost.operatorFee),
+    nativeToken: cost.nativeToken,
+    l1DataFee: gweiOrNull(cost.l1DataFee),
+    l1DataFeeBasis: cost.l1DataFeeBasis,
+    operatorFee: gweiOrNull(cost.operatorFee),
+    priorityFeeFloor: gweiOrNull(cost.priorityFeeFloor),
     low: level('low'),
     medium: level('medium'),
     high: level('high'),

@@ -171,15 +171,23 @@ export const BlobFeesSchema = z.object({
     }),
 })
 
-/** One level of GET transactionCost: amounts in gwei of the chain's native token (not per gas). */
+/** One level of GET transactionCost: amounts in gwei of the chain's native token (not per gas), and the fees per gas it assumes. */
 export const TransactionCostLevelSchema = z.object({
   fee: GweiSchema.meta({
     description:
-      "What the transaction will most likely cost: gas × (the next base fee + the level's tip) + l1DataFee + operatorFee, gwei of the native token.",
+      'What the transaction will most likely cost: gas × min(the next base fee + maxPriorityFeePerGas, maxFeePerGas) + l1DataFee + operatorFee, gwei of the native token.',
   }),
   maxFee: GweiSchema.meta({
     description:
-      "What a wallet must hold for it: gas × the level's suggestedMaxFeePerGas + the L1 data fee's cap over the level's wait + operatorFee, gwei of the native token.",
+      "What a wallet must hold for it: gas × maxFeePerGas + the L1 data fee's cap over the level's wait + operatorFee, gwei of the native token.",
+  }),
+  maxPriorityFeePerGas: GweiSchema.meta({
+    description:
+      'The tip per gas fee and maxFee assume, to send with the transaction: the level\'s suggestedMaxPriorityFeePerGas, on Linea at least priorityFeeFloor; "0" where tips buy nothing (Arbitrum, zkSync Era); a chain without EIP-1559: the level\'s gas price.',
+  }),
+  maxFeePerGas: GweiSchema.meta({
+    description:
+      "The max fee per gas maxFee assumes: the level's suggestedMaxFeePerGas, raised by what the tip was raised; a chain without EIP-1559: the level's gas price.",
   }),
 })
 
@@ -191,13 +199,25 @@ export const TransactionCostSchema = z.object({
     description:
       "The unsigned serialized transaction's size the L1 fee is for, bytes: the query's txBytes, the tx's size, or 51 (a plain transfer).",
   }),
+  nativeToken: z.string().nullable().meta({
+    description:
+      'The token gas and every amount of the answer are paid in (viem\'s symbol: "ETH", "MNT" on Mantle); null for a chain viem does not know.',
+  }),
   l1DataFee: GweiSchema.nullable().meta({
     description:
-      'What the chain charges for the transaction\'s L1 data, gwei of the native token: OP-stack GasPriceOracle.getL1FeeUpperBound(txBytes) or getL1Fee(tx); Arbitrum the L1 price per byte × the signed size (an upper bound); "0" on chains with none; null on an L2 whose L1 fee the service does not compute (the fees then leave it out).',
+      'What the chain charges beside gas for the transaction\'s L1 data, gwei of the native token: OP-stack GasPriceOracle.getL1FeeUpperBound(txBytes) or getL1Fee(tx); Mantle the same × tokenRatio (MNT); Scroll Galileo\'s fee on the signed size; Arbitrum the L1 price per byte × the signed size; "0" on chains with none beside gas (L1s, Linea, whose data cost rides in the tip, zkSync Era, whose pubdata is gas); null on an L2 whose L1 fee the service does not compute (the fees then leave it out).',
+  }),
+  l1DataFeeBasis: z.enum(['exact', 'upperBound']).nullable().meta({
+    description:
+      '"exact": l1DataFee is what the chain charges (OP-stack and Mantle with tx, chains with none); "upperBound": it charges at most that (txBytes, Arbitrum, Scroll without its compressor); null with l1DataFee.',
   }),
   operatorFee: GweiSchema.nullable().meta({
     description:
-      'OP-stack\'s operator fee for `gas` (Isthmus and Jovian rules), gwei of the native token; "0" elsewhere; null where unknown.',
+      'The operator fee for `gas`, gwei of the native token: OP-stack (Isthmus and Jovian rules), Mantle (in MNT); "0" elsewhere; null where unknown.',
+  }),
+  priorityFeeFloor: GweiSchema.nullable().meta({
+    description:
+      "Linea: the lowest tip per gas its sequencer takes for this transaction (linea_estimateGas's, from the head's extraData and the compressed-size bound of txBytes); every level's tip is at least this. null elsewhere, and on a Linea head without extraData v1.",
   }),
   low: TransactionCostLevelSchema,
   medium: TransactionCostLevelSchema,

@@ -1,11 +1,16 @@
 import { InvalidQueryError } from '../contract/errors'
 import { levelHorizon } from './estimator'
-import { arbitrumL1Fee, operatorFee, opStackL1Fee, opStackL1FeeUpperBound } from './l1-fee'
+import { l1DataFee, l1DataFeeUpperBound, operatorFee } from './l1-fee'
+import { lineaCompressedSizeBound, lineaPriorityFeeFloor } from './linea-fee'
 import type { LevelSuggestion } from './replacement'
+import { scrollGalileoL1Fee } from './scroll-fee'
 import type { FeeWindow, L1FeeRule, Urgency } from '../types'
 import { mulDivCeil, PPM } from '../units'
 
-/** What a transaction costs per level, wei: its gas at the level's fees plus the chain's L1 and operator fees. Pure. */
+/**
+ * What a transaction costs per level, wei of the chain's native token: its gas at the level's fees (on Linea the tip
+ * raised to what the sequencer takes for this transaction) plus the chain's L1 data and operator fees. Pure.
+ */
 
 /** What the query asks: the gas limit, and the transaction's unsigned size or the transaction itself. */
 export type TransactionCostQuery = {
@@ -14,7 +19,17 @@ export type TransactionCostQuery = {
   txBytes?: number
   /** The unsigned serialized transaction, hex. */
   tx?: `0x${string}`
+  /**
+   * Scroll: the size its node charges `tx` for, min(len(zstd(signed)), len(signed)) with da-codec's zstd settings
+   * and a signature that compresses no better than a real one, bytes, where the caller could compute it (a zstd
+   * that can switch literal compression off). With it and `tx` the Scroll fee is exact; without, the bound at
+   * `tx`'s size. Ignored on other chains.
+   */
+  scrollCompressedSize?: number
 }
+
+/** Whether l1DataFee is what the chain will charge (`exact`) or an amount it will not exceed (`upperBound`). */
+export type L1DataFeeBasis = 'exact' | 'upperBound'
 
 /** The unsigned size assumed without `txBytes` or `tx`: a typical EIP-1559 transfer (viem serializeTransaction). */
 export const DEFAULT_TX_BYTES = 51
@@ -39,23 +54,34 @@ export function l1FeeCap(fee: bigint, level: Urgency, blockIntervalMs: number): 
   return v
 }
 
-/** What the chain charges beside gas for the query's transaction, wei; null where it charges one we do not compute. */
-function beyondGas(
-  window: FeeWindow,
-  query: TransactionCostQuery,
-  txBytes: number,
-  chain: TransactionCostChain,
-): { l1DataFee: bigint | null; operatorFee: bigint | null } {
+type BeyondGas = { l1DataFee: bigint | null; l1DataFeeBasis: L1DataFeeBasis | null; operatorFee: bigint | null }
+const NOT_COMPUTED: BeyondGas = { l1DataFee: null, l1DataFeeBasis: null, operatorFee: null }
+const NONE: BeyondGas = { l1DataFee: 0n, l1DataFeeBasis: 'exact', operatorFee: 0n }
+
+/**
+ * What the chain charges beside gas for the query's transaction, wei of its native token; null where it charges one
+ * we do not compute. Linea charges none beside gas (its data cost rides in the tip), zkSync Era none either (pubdata
+ * is gas: `gas` is eth_estimateGas's).
+ */
+function beyondGas(window: FeeWindow, query: TransactionCostQuery, txBytes: number, chain: TransactionCostChain): BeyondGas {
   const p = window.l1Fee
+  if (chain.l1FeeRule === 'linea') return NONE
   // a chain that charges one, whose window lacks it, is not a chain without one
-  if (p === undefined)
-    return chain.unknownL1Fee || chain.l1FeeRule ? { l1DataFee: null, operatorFee: null } : { l1DataFee: 0n, operatorFee: 0n }
-  if (p.rule === 'unavailable') return { l1DataFee: null, operatorFee: null }
-  if (p.rule === 'arbitrum') return { l1DataFee: arbitrumL1Fee(txBytes, p), operatorFee: 0n }
-  return {
-    l1DataFee: query.tx ? opStackL1Fee(query.tx, p) : opStackL1FeeUpperBound(txBytes, p),
-    operatorFee: operatorFee(query.gas, p),
+  if (p === undefined) return chain.unknownL1Fee || chain.l1FeeRule ? NOT_COMPUTED : NONE
+  if (p.rule === 'unavailable') return NOT_COMPUTED
+  const opFee = operatorFee(query.gas, p)
+  // Arbitrum (Brotli) has no contract to ask, so the signed size bounds it, also for `tx`
+  if (p.rule === 'arbitrum') return { l1DataFee: l1DataFeeUpperBound(txBytes, p), l1DataFeeBasis: 'upperBound', operatorFee: opFee }
+  if (p.rule === 'scroll') {
+    const cs = query.tx ? query.scrollCompressedSize : undefined
+    return cs === undefined
+      ? { l1DataFee: l1DataFeeUpperBound(txBytes, p), l1DataFeeBasis: 'upperBound', operatorFee: opFee }
+      : { l1DataFee: scrollGalileoL1Fee(cs, p), l1DataFeeBasis: 'exact', operatorFee: opFee }
   }
+  // OP-stack and Mantle: GasPriceOracle.getL1Fee(tx) to the wei, or getL1FeeUpperBound(txBytes)
+  return query.tx
+    ? { l1DataFee: l1DataFee(query.tx, p), l1DataFeeBasis: 'exact', operatorFee: opFee }
+    : { l1DataFee: l1DataFeeUpperBound(txBytes, p), l1DataFeeBasis: 'upperBound', operatorFee: opFee }
 }
 
 /** What transactionCost needs of the chain besides its window. */
@@ -66,6 +92,8 @@ export type TransactionCostChain = {
   l1FeeRule?: L1FeeRule
   /** The chain may charge an L1 fee the service does not compute: l1DataFee null. */
   unknownL1Fee?: boolean
+  /** The symbol of the token gas and every amount is paid in (viem's nativeCurrency: MNT on Mantle). */
+  nativeToken?: string
 }
 
 /** The largest gas a transaction of the chain can use: the chain's per-transaction cap (EIP-7825, ArbOS 50) or the head's gas limit. */
@@ -75,16 +103,47 @@ export function maxTransactionGas(window: FeeWindow, policyCap: bigint | undefin
   return limit === undefined || policyCap < limit ? policyCap : limit
 }
 
+/** One level's cost, wei of the native token, and the fees per gas (wei) it assumes, which a wallet sends. */
+export type LevelCost = {
+  fee: bigint
+  maxFee: bigint
+  /** The level's tip; on Linea at least priorityFeeFloor; on a chain without EIP-1559 the level's gas price. */
+  maxPriorityFeePerGas: bigint
+  /** The level's max fee, raised by what the tip was raised; on a chain without EIP-1559 the level's gas price. */
+  maxFeePerGas: bigint
+}
+
 /** A transaction's whole cost per level, wei of the native token (GET transactionCost's body: lib/core/contract/report.ts). */
 export type TransactionCost = {
   blockNumber: number
   gas: bigint
   /** The unsigned size the L1 fee is for, bytes. */
   txBytes: number
+  /** The token every amount is in (viem's symbol); null for a chain viem does not know. */
+  nativeToken: string | null
   /** null where the chain charges one the service does not compute. */
   l1DataFee: bigint | null
+  /** Whether l1DataFee is exact or an upper bound; null with l1DataFee. */
+  l1DataFeeBasis: L1DataFeeBasis | null
   operatorFee: bigint | null
-  levels: Record<Urgency, { fee: bigint; maxFee: bigint }>
+  /** Linea with its head's pricing: the lowest tip per gas its sequencer takes for this transaction, wei; else null. */
+  priorityFeeFloor: bigint | null
+  levels: Record<Urgency, LevelCost>
+}
+
+/**
+ * Linea's lowest tip for the query's transaction (wei): lineaPriorityFeeFloor at its gas and the compressed-size
+ * bound of its unsigned size, margin 1.2 (linea_estimateGas's), against the next base fee; null without the head's
+ * extraData v1 pricing.
+ */
+function lineaTipFloor(window: FeeWindow, gas: bigint, txBytes: number): bigint | null {
+  if (!window.lineaPricing) return null
+  return lineaPriorityFeeFloor({
+    params: window.lineaPricing,
+    gas,
+    compressedSize: lineaCompressedSizeBound(txBytes),
+    baseFee: BigInt(window.nextBaseFeePerGas),
+  })
 }
 
 /**
@@ -104,25 +163,37 @@ export function transactionCost(
   }
   const txBytes = query.tx ? (query.tx.length - 2) / 2 : (query.txBytes ?? DEFAULT_TX_BYTES)
   const next = BigInt(window.nextBaseFeePerGas)
-  const { l1DataFee, operatorFee: opFee } = beyondGas(window, query, txBytes, chain)
+  const { l1DataFee, l1DataFeeBasis, operatorFee: opFee } = beyondGas(window, query, txBytes, chain)
+  const floor = lineaTipFloor(window, query.gas, txBytes)
   // Arbitrum charges its L1 component as poster gas (its cost ÷ the base fee) inside the gas limit,
   // and the node wants the balance for gas limit × maxFeePerGas: the L1 part is held at the max fee
   const heldAtMaxFee = window.l1Fee?.rule === 'arbitrum' && next > 0n
-  const level = (u: Urgency) => {
+  const level = (u: Urgency): LevelCost => {
     const s = suggestions[u]
-    const likelyPrice = s.fees ? next + s.fees.maxPriorityFeePerGas : s.gasPrice
-    const maxPrice = s.fees ? s.fees.maxFeePerGas : s.gasPrice
+    const levelTip = s.fees ? s.fees.maxPriorityFeePerGas : s.gasPrice
+    const tip = s.fees && floor !== null && floor > levelTip ? floor : levelTip
+    // the max fee keeps the level's headroom over the base fee
+    const maxPrice = s.fees ? s.fees.maxFeePerGas + (tip - levelTip) : s.gasPrice
+    const likelyPrice = s.fees ? next + tip : s.gasPrice
     const extra = (opFee ?? 0n) + (l1DataFee ?? 0n)
     const l1Cap = l1DataFee === null ? 0n : l1FeeCap(l1DataFee, u, window.blockIntervalMs)
     const extraMax = (opFee ?? 0n) + (heldAtMaxFee ? mulDivCeil(l1Cap, maxPrice, next) : l1Cap)
-    return { fee: query.gas * (likelyPrice < maxPrice ? likelyPrice : maxPrice) + extra, maxFee: query.gas * maxPrice + extraMax }
+    return {
+      fee: query.gas * (likelyPrice < maxPrice ? likelyPrice : maxPrice) + extra,
+      maxFee: query.gas * maxPrice + extraMax,
+      maxPriorityFeePerGas: tip,
+      maxFeePerGas: maxPrice,
+    }
   }
   return {
     blockNumber: window.headNumber,
     gas: query.gas,
     txBytes,
+    nativeToken: chain.nativeToken ?? null,
     l1DataFee,
+    l1DataFeeBasis,
     operatorFee: opFee,
+    priorityFeeFloor: floor,
     levels: { low: level('low'), medium: level('medium'), high: level('high') },
   }
 }

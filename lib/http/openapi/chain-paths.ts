@@ -20,7 +20,7 @@ const REPLACEMENT_DESCRIPTION =
   "The fees that replace a pending transaction (a speed-up, or a cancel: a zero-value transaction to oneself with the same nonce). `minimum`: each of the query's fees × 110% (a blob transaction's × 200%), rounded up to the wei and at least 1 wei above the old fee, the lowest replacement that geth, reth, erigon, bor, op-geth and anvil accept; `low`/`medium`/`high`: the larger of `minimum` and the level's current suggestion (suggestedGasFees; gasPrices for a legacy transaction), field by field, the tip never above the max fee; a blob fee is the minimum's at every level. The fields are the query's: maxFeePerGas and maxPriorityFeePerGas (plus maxFeePerBlobGas), or gasPrice. 400 names the parameter: missing, unknown or repeated, gasPrice with EIP-1559 fields, a value that is negative, has an exponent, more than 9 decimals or is past 2^256 − 1 wei, a tip above the max fee, maxFeePerBlobGas on a chain without blob transactions."
 
 const TRANSACTION_COST_DESCRIPTION =
-  "A transaction's whole cost per level, in gwei of the chain's native token (not per gas): `fee` = gas × (the next base fee + the level's tip) + l1DataFee + operatorFee, what it will most likely cost; `maxFee` = gas × the level's suggestedMaxFeePerGas + the L1 data fee's cap over the level's wait + operatorFee, what a wallet must hold. l1DataFee on OP-stack chains (Fjord and later) is exactly what GasPriceOracle.getL1FeeUpperBound(txBytes) returns at the head, or getL1Fee(tx) with `tx`; operatorFee by the chain's fork (Isthmus, Jovian); on Arbitrum the L1 component is ArbGasInfo's price per L1 calldata byte × the signed size (an upper bound: the chain charges the Brotli-compressed size); \"0\" on chains with no L1 fee; null on an L2 whose L1 fee the service does not compute. txBytes defaults to 51 (a plain EIP-1559 transfer, unsigned). Same window as suggestedGasFees: no upstream call of its own. 400 names the parameter: gas missing, repeated, not a decimal integer, under 21,000 or above the chain's per-transaction cap (2^24 on Ethereum since Osaka, 32,000,000 on Arbitrum, the head's gas limit elsewhere); txBytes over 131,072 (128 KiB); tx not an unsigned serialized transaction; both tx and txBytes; an unknown parameter."
+  "A transaction's whole cost per level, in gwei of the chain's native token (nativeToken: MNT on Mantle; not per gas): `fee` = gas × min(the next base fee + the level's maxPriorityFeePerGas, its maxFeePerGas) + l1DataFee + operatorFee, what it will most likely cost; `maxFee` = gas × maxFeePerGas + the L1 data fee's cap over the level's wait + operatorFee, what a wallet must hold; each level shows the tip and max fee per gas it assumes. l1DataFee, by the chain's rule (l1DataFeeBasis says exact or upperBound): OP-stack (Fjord and later) exactly GasPriceOracle.getL1FeeUpperBound(txBytes) at the head, or getL1Fee(tx) with `tx`; Mantle the same × tokenRatio, in MNT, with its operator fee; Scroll Galileo's fee at the signed size, an upper bound (the chain charges the zstd-compressed size: exact only where the service compressed `tx` as the node does); Arbitrum ArbGasInfo's price per L1 calldata byte × the signed size (an upper bound: the chain charges the Brotli-compressed size); \"0\" on L1s, on Linea (the data cost rides in the tip: every level's tip is at least priorityFeeFloor, what its sequencer takes for this gas and size, from the head's extraData) and on zkSync Era (pubdata is gas: pass eth_estimateGas's gas; tips are 0); null on an L2 whose L1 fee the service does not compute (Metis). operatorFee by the chain's fork (OP-stack Isthmus, Jovian; Mantle). txBytes defaults to 51 (a plain EIP-1559 transfer, unsigned). Same window as suggestedGasFees: no upstream call of its own. 400 names the parameter: gas missing, repeated, not a decimal integer, under 21,000 or above the chain's per-transaction cap (2^24 on Ethereum since Osaka, 32,000,000 on Arbitrum, the head's gas limit elsewhere); txBytes over 131,072 (128 KiB); tx not an unsigned serialized transaction; both tx and txBytes; an unknown parameter. docs/api.md gives each chain family's rule and source."
 
 const TRANSACTION_COST_QUERY = [
   {
@@ -28,7 +28,7 @@ const TRANSACTION_COST_QUERY = [
     in: 'query',
     required: true,
     description:
-      "The transaction's gas limit (on Arbitrum its L2 execution gas, without the L1 component): a decimal integer of at least 21,000.",
+      "The transaction's gas limit (on Arbitrum its L2 execution gas, without the L1 component; on zkSync Era eth_estimateGas's, pubdata included): a decimal integer of at least 21,000.",
     schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
     example: '21000',
   },
@@ -45,7 +45,7 @@ const TRANSACTION_COST_QUERY = [
     in: 'query',
     required: false,
     description:
-      'The unsigned serialized transaction, 0x hex (viem serializeTransaction without a signature): the L1 fee is then exact. Not with txBytes.',
+      'The unsigned serialized transaction, 0x hex (viem serializeTransaction without a signature): the L1 fee is then exact on OP-stack chains and Mantle (l1DataFeeBasis). Not with txBytes.',
     schema: { type: 'string', pattern: '^0x([0-9a-fA-F]{2})+$' },
   },
 ]

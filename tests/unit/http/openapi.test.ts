@@ -44,6 +44,15 @@ describe('openApiDocument', () => {
     expect((doc.components.schemas.ErrorBody as { required: string[] }).required.sort()).toEqual(Object.keys(ErrorBodySchema.shape).sort())
   })
 
+  test("behavior: GET transactionCost's body names its token, the L1 fee's basis, the tip floor and each level's fees per gas", () => {
+    type Obj = { required: string[]; properties: Record<string, { enum?: unknown[]; anyOf?: { enum?: unknown[] }[] }> }
+    const cost = doc.components.schemas.TransactionCost as Obj
+    for (const field of ['nativeToken', 'l1DataFeeBasis', 'priorityFeeFloor']) expect(cost.required).toContain(field)
+    expect(JSON.stringify(cost.properties.l1DataFeeBasis)).toContain('upperBound')
+    const level = doc.components.schemas.TransactionCostLevel as Obj
+    expect(level.required.sort()).toEqual(['fee', 'maxFee', 'maxFeePerGas', 'maxPriorityFeePerGas'])
+  })
+
   test('behavior: Basic auth everywhere but /healthz and /openapi.json (none), /readyz (optional) and /metrics (its bearer token)', () => {
     expect((doc as unknown as { security: unknown }).security).toEqual([{ basicAuth: [] }])
     expect(doc.paths['/healthz']!.get!.security).toEqual([])

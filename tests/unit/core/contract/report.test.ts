@@ -4,9 +4,10 @@
 import { describe, expect, test } from 'vitest'
 import { chainFeePolicy } from '@/lib/core/chain-rules/chain-policy'
 import { forecastBaseFee } from '@/lib/core/fee-math/forecast'
-import { buildFeeReport } from '@/lib/core/contract/report'
+import { buildFeeReport, buildTransactionCost } from '@/lib/core/contract/report'
 import { toFeeData } from '@/lib/core/fee-math/fee-data'
-import { BaseFeeForecastSchema } from '@/lib/core/contract/schemas'
+import { BaseFeeForecastSchema, TransactionCostSchema } from '@/lib/core/contract/schemas'
+import type { TransactionCost } from '@/lib/core/fee-math/transaction-cost'
 import { formatGwei, parseGwei } from '@/lib/core/units'
 import { mainnet100BlockWindow, makeWindow } from '../../../support/windows'
 
@@ -68,5 +69,46 @@ describe('buildFeeReport: baseFeeForecast', () => {
       expect([h.p50, h.p90, h.p99], `k = ${h.blocks}`).toEqual([assumed, assumed, assumed])
       expect(h.bound).toBe(rule ? assumed : null)
     }
+  })
+})
+
+describe('buildTransactionCost', () => {
+  const level = (fee: bigint) => ({ fee, maxFee: fee * 2n, maxPriorityFeePerGas: 98_208_000n, maxFeePerGas: 98_208_007n })
+
+  test.each([
+    // Mantle: TestTotalRollupCostFunc's fees, in MNT wei
+    [
+      'Mantle (MNT, an upper bound)',
+      {
+        nativeToken: 'MNT',
+        l1DataFee: 3_203_000_000_000n,
+        l1DataFeeBasis: 'upperBound',
+        operatorFee: 1_256_650_673_615_173_860n,
+        priorityFeeFloor: null,
+      },
+      { nativeToken: 'MNT', l1DataFee: '3203', l1DataFeeBasis: 'upperBound', operatorFee: '1256650673.61517386', priorityFeeFloor: null },
+    ],
+    [
+      'Linea (the data cost in the tip)',
+      { nativeToken: 'ETH', l1DataFee: 0n, l1DataFeeBasis: 'exact', operatorFee: 0n, priorityFeeFloor: 98_208_000n },
+      { nativeToken: 'ETH', l1DataFee: '0', l1DataFeeBasis: 'exact', operatorFee: '0', priorityFeeFloor: '0.098208' },
+    ],
+    [
+      'an L2 whose L1 fee is not computed, on a chain viem does not know',
+      { nativeToken: null, l1DataFee: null, l1DataFeeBasis: null, operatorFee: null, priorityFeeFloor: null },
+      { nativeToken: null, l1DataFee: null, l1DataFeeBasis: null, operatorFee: null, priorityFeeFloor: null },
+    ],
+  ] as const)('default: %s: every amount in decimal gwei of the native token, JSON-plain, as the schema says', (_, fields, want) => {
+    const cost: TransactionCost = {
+      blockNumber: 7,
+      gas: 400_000n,
+      txBytes: 20_534,
+      ...fields,
+      levels: { low: level(1n), medium: level(2n), high: level(3n) },
+    }
+    const body = TransactionCostSchema.strict().parse(buildTransactionCost(cost))
+    expect(body).toMatchObject({ blockNumber: 7, gas: 400_000, txBytes: 20_534, ...want })
+    expect(body.high).toEqual({ fee: '0.000000003', maxFee: '0.000000006', maxPriorityFeePerGas: '0.098208', maxFeePerGas: '0.098208007' })
+    expect(JSON.parse(JSON.stringify(body))).toEqual(body)
   })
 })
