@@ -1,7 +1,7 @@
 import type { Chain } from 'viem'
 import * as viemChains from 'viem/chains'
 import { getServerEnv, type ServerEnv } from '../env'
-import { chainFeePolicy, L1_FEE_NOT_COMPUTED, type ChainFeePolicy } from '../core/chain-rules/chain-policy'
+import { chainFeePolicy, L1_FEE_NOT_COMPUTED, tabledL1FeeRule, type ChainFeePolicy } from '../core/chain-rules/chain-policy'
 import { processSingleton } from '../runtime/process-singleton'
 import type { L1FeeRule } from '../core/types'
 
@@ -21,7 +21,10 @@ export type ChainConfig = {
   testnet?: boolean
   /** An OP-stack chain: the OP-stack policy row, or viem defines the GasPriceOracle predeploy (0x420…000F). */
   opStack?: boolean
-  /** The L1 fee the chain charges beside gas, read from its predeploys (GasPriceOracle, L1Block; ArbGasInfo). */
+  /**
+   * The L1 fee the chain charges: read from its predeploys (OP-stack GasPriceOracle and L1Block, ArbGasInfo, Scroll's
+   * L1GasPriceOracle, Mantle's GasPriceOracle), or for Linea from the head's extraData (priced into the tip).
+   */
   l1FeeRule?: L1FeeRule
   /** The chain may charge an L1 fee the service does not compute (unknown to viem, or L1_FEE_NOT_COMPUTED): l1DataFee null. */
   unknownL1Fee?: boolean
@@ -55,9 +58,11 @@ export function buildChainRegistry(
   const chains = new Map<number, ChainConfig>()
   const add = (id: number, rpcUrls: string[]) => {
     const known = knownChains().get(id)
-    const opStack = chainFeePolicy(id).family === 'op-stack' || known?.contracts?.gasPriceOracle !== undefined
+    // the table first: a chain with its own rule (Mantle, an OP-stack fork) is not OP-stack here
+    const tabled = tabledL1FeeRule(id)
+    const opStack = tabled === undefined && (chainFeePolicy(id).family === 'op-stack' || known?.contracts?.gasPriceOracle !== undefined)
     const family = chainFeePolicy(id, undefined, { opStack }).family
-    const l1FeeRule: L1FeeRule | undefined = opStack ? 'op-stack' : family === 'arbitrum' ? 'arbitrum' : undefined
+    const l1FeeRule: L1FeeRule | undefined = tabled ?? (opStack ? 'op-stack' : family === 'arbitrum' ? 'arbitrum' : undefined)
     chains.set(id, {
       id,
       name: known?.name ?? `Chain ${id}`,

@@ -1,10 +1,11 @@
+import type { L1FeeRule } from '../types'
 import { PPM, WEI_PER_GWEI } from '../units'
 
 /** Chain fee policies as data (like viem's `chain.fees`): one row per chain id, each citing its source. Pure. */
 
 export type ChainFeePolicy = {
   /** Which rules the row follows, for docs, logs and tests. */
-  family: 'ethereum' | 'op-stack' | 'polygon-pos' | 'bsc' | 'arbitrum' | 'linea' | 'avalanche' | 'default'
+  family: 'ethereum' | 'op-stack' | 'polygon-pos' | 'bsc' | 'arbitrum' | 'linea' | 'zksync' | 'avalanche' | 'default'
   /** The lowest tip the chain's validators or sequencer accept, wei: no level suggests less. */
   minPriorityFeeWei: bigint
   /** The lowest tip we suggest, wei (≥ minPriorityFeeWei), as chains' own oracles do (Polygon's gas station, op-geth). */
@@ -123,9 +124,25 @@ const arbitrum: ChainFeePolicy = {
 const linea: ChainFeePolicy = {
   family: 'linea',
   minPriorityFeeWei: 0n,
+  // the floor is the head's: its extraData v1 prices the L1 data into the tip (lib/core/fee-math/window-policy.ts);
+  // without one, tips come from the blocks alone
   minSuggestedPriorityFeeWei: 0n,
   ignoresTips: false,
-  // docs.linea.build, "Gas": the sequencer's minimum gas price is unsourced, so tips come from the blocks alone
+  // the base fee sits at 7 wei (docs.linea.build, "Gas"): EIP-1559's bounds only plan headroom
+  ...ASSUMED_EIP1559,
+  tipWindowMs: TIP_WINDOW_MS,
+}
+
+const zksync: ChainFeePolicy = {
+  family: 'zksync',
+  minPriorityFeeWei: 0n,
+  minSuggestedPriorityFeeWei: 0n,
+  // the bootloader charges basefee() alone and only checks maxPriorityFeePerGas ≤ maxFeePerGas
+  // (matter-labs/era-contracts @ 5e7d0b40 system-contracts/bootloader/bootloader.yul); the node's
+  // eth_maxPriorityFeePerGas answers 0 (matter-labs/zksync-era @ 3e29e4a0 core/node/api_server/src/web3/namespaces/eth.rs)
+  ignoresTips: true,
+  // the base fee follows the L1 gas and pubdata prices (zksync-era multivm vm_latest/utils/fee.rs), not EIP-1559:
+  // plan Ethereum's step and any larger one the window shows, never enforced (as Arbitrum's)
   ...ASSUMED_EIP1559,
   tipWindowMs: TIP_WINDOW_MS,
 }
@@ -160,6 +177,9 @@ export const CHAIN_FEE_POLICIES: Readonly<Record<number, ChainFeePolicy>> = {
   42170: arbitrum, // Arbitrum Nova
   421614: arbitrum, // Arbitrum Sepolia
   59144: linea, // Linea
+  59141: linea, // Linea Sepolia
+  324: zksync, // zkSync Era
+  300: zksync, // zkSync Sepolia
   43114: avalanche, // Avalanche C-Chain
 }
 
@@ -167,15 +187,30 @@ export const CHAIN_FEE_POLICIES: Readonly<Record<number, ChainFeePolicy>> = {
 export type ChainFeePolicyOverride = Partial<Omit<ChainFeePolicy, 'family'>>
 
 /**
- * L2s whose L1 data fee this service does not compute: GET transactionCost answers l1DataFee null there. Scroll:
- * scroll-tech/scroll-contracts src/L2/predeploys/L1GasPriceOracle.sol.
+ * L1 fee rules of chains that are not found by their predeploys (the registry asks this table first, then whether
+ * the chain is OP-stack or Arbitrum): Scroll's L1GasPriceOracle after Galileo, Mantle's GasPriceOracle after Arsia
+ * (an OP-stack fork in MNT: not OP-stack here, so it keeps its own fee policy), Linea's extraData-priced tip.
+ */
+export const L1_FEE_RULES: Readonly<Record<number, L1FeeRule>> = {
+  534352: 'scroll', // Scroll
+  534351: 'scroll', // Scroll Sepolia
+  5000: 'mantle', // Mantle
+  5003: 'mantle', // Mantle Sepolia
+  59144: 'linea', // Linea
+  59141: 'linea', // Linea Sepolia
+}
+
+/** A chain's L1 fee rule by the table (L1_FEE_RULES), or undefined. */
+export function tabledL1FeeRule(chainId: number): L1FeeRule | undefined {
+  return Object.hasOwn(L1_FEE_RULES, chainId) ? L1_FEE_RULES[chainId] : undefined
+}
+
+/**
+ * L2s whose L1 data fee this service does not compute: GET transactionCost answers l1DataFee null there. zkSync Era
+ * (324, 300) is not one: it charges pubdata inside gas, so its L1 data fee is 0 beside a gas from eth_estimateGas.
  */
 export const L1_FEE_NOT_COMPUTED: ReadonlySet<number> = new Set([
-  534352, // Scroll
-  534351, // Scroll Sepolia
-  5000, // Mantle: an OP-stack fork whose L1 fee is priced in MNT by its own oracle
-  1088, // Metis Andromeda: L1 fee by its own OVM gas price oracle
-  324, // zkSync Era: pubdata charged through gas per pubdata byte, a rule not computed here
+  1088, // Metis Andromeda: its own OVM gas price oracle; its rule since 2025 could not be confirmed (docs/api.md)
 ])
 
 /** The policy for a chain: its row (else the OP-stack row when `opStack`, else the default), with the override applied. */

@@ -45,4 +45,33 @@ describe('buildChainRegistry', () => {
     const op = [...chains.values()].filter((c) => c.opStack).map((c) => c.id)
     expect(op).toEqual([10, 8453, 7777777])
   })
+
+  test.each([
+    [534352, 'scroll', false],
+    [534351, 'scroll', false],
+    [5000, 'mantle', false],
+    [5003, 'mantle', false],
+    [59144, 'linea', false],
+    [59141, 'linea', false],
+    [10, 'op-stack', false],
+    [42161, 'arbitrum', false],
+    // pubdata is charged inside gas: no rule, and no unknown fee either
+    [324, undefined, false],
+    [300, undefined, false],
+    [1, undefined, false],
+    // Metis: its rule since 2025 could not be confirmed; a chain viem does not know may charge anything
+    [1088, undefined, true],
+    [987654321, undefined, true],
+  ] as const)('behavior: chain %i has L1 fee rule %s, unknownL1Fee %s', (id, rule, unknown) => {
+    const chain = buildChainRegistry({ USE_PUBLIC_RPCS: false, rpcUrls: { [String(id)]: ['http://x'] } }).get(id)
+    expect(chain?.l1FeeRule).toBe(rule)
+    expect(chain?.unknownL1Fee ?? false).toBe(unknown)
+  })
+
+  test("behavior: Mantle's own rule comes before OP-stack detection: not OP-stack, its default fee policy kept, amounts in MNT", () => {
+    const mantle = buildChainRegistry({ USE_PUBLIC_RPCS: false, rpcUrls: { '5000': ['http://m'] } }).get(5000)
+    expect(mantle?.opStack).toBe(false)
+    expect(mantle?.feePolicy?.family).toBe('default')
+    expect(mantle?.nativeCurrency?.symbol).toBe('MNT')
+  })
 })

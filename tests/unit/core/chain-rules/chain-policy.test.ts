@@ -3,7 +3,9 @@ import {
   CHAIN_FEE_POLICIES,
   chainFeePolicy,
   DEFAULT_FEE_POLICY,
+  L1_FEE_NOT_COMPUTED,
   opStackEip1559Params,
+  tabledL1FeeRule,
   withLiveParams,
 } from '@/lib/core/chain-rules/chain-policy'
 import { DEFAULT_PUBLIC_CHAIN_IDS } from '@/lib/chains/registry'
@@ -42,6 +44,49 @@ describe('chain fee policies', () => {
       expect(() => getServerEnv({ CHAIN_FEE_POLICIES: value })).toThrow(/CHAIN_FEE_POLICIES/)
     },
   )
+})
+
+describe('rollup rows (issue 41)', () => {
+  test.each([
+    ['Linea', 59144, 'linea', false],
+    ['Linea Sepolia', 59141, 'linea', false],
+    // the bootloader charges basefee() alone (era-contracts bootloader.yul): tips buy nothing
+    ['zkSync Era', 324, 'zksync', true],
+    ['zkSync Sepolia', 300, 'zksync', true],
+    // no row: an unknown chain's default, as before (Mantle is an OP-stack fork, but not OP-stack here)
+    ['Mantle', 5000, 'default', false],
+    ['Scroll', 534352, 'default', false],
+  ] as const)('default: %s (%i) follows the %s row; ignoresTips %s', (_, chainId, family, ignoresTips) => {
+    const policy = chainFeePolicy(chainId)
+    expect(policy.family).toBe(family)
+    expect(policy.ignoresTips).toBe(ignoresTips)
+    expect(policy.enforceBaseFeeBounds).toBe(false)
+  })
+
+  test("behavior: zkSync's base-fee bounds plan headroom like Arbitrum's, never refuse data", () => {
+    const zk = chainFeePolicy(324)
+    expect(zk.maxBaseFeeRisePpm).toBe(125_000n)
+    expect(zk.maxBaseFeeFallPpm).toBe(125_000n)
+    expect(zk.readsLiveParams).toBeUndefined()
+  })
+
+  test.each([
+    [534352, 'scroll'],
+    [534351, 'scroll'],
+    [5000, 'mantle'],
+    [5003, 'mantle'],
+    [59144, 'linea'],
+    [59141, 'linea'],
+    [10, undefined],
+    [324, undefined],
+    [1088, undefined],
+  ] as const)('default: chain %i has the tabled L1 fee rule %s', (chainId, rule) => {
+    expect(tabledL1FeeRule(chainId)).toBe(rule)
+  })
+
+  test('behavior: of the L2s, only Metis is left with an L1 fee not computed', () => {
+    expect([...L1_FEE_NOT_COMPUTED]).toEqual([1088])
+  })
 })
 
 describe('OP-stack live EIP-1559 parameters', () => {

@@ -277,3 +277,24 @@ describe('transactionCost on Mantle: Arsia, in MNT', () => {
     }
   })
 })
+
+describe('transactionCost on zkSync Era: pubdata in gas, no tip', () => {
+  test.each([324, 300])('default: chain %i: tips 0, fee = gas × the next base fee, no fee beside gas', (chainId) => {
+    const fees = Array(500).fill(25_000_000n)
+    const rewards = fees.map(() => flatRewards(1_000_000n))
+    const window = {
+      ...makeWindow({ baseFees: fees, next: 25_000_000n, rewards, intervalMs: 1_000 }),
+      chainId,
+      headGasLimit: '1125899906842624',
+    }
+    const levels = levelSuggestions(window, windowPolicy(chainFeePolicy(chainId), window))
+    const cost = transactionCost(window, levels, { gas: 250_000n }, { nativeToken: 'ETH' })
+    expect(cost).toMatchObject({ l1DataFee: 0n, l1DataFeeBasis: 'exact', operatorFee: 0n, priorityFeeFloor: null })
+    for (const u of ['low', 'medium', 'high'] as const) {
+      expect(cost.levels[u].maxPriorityFeePerGas).toBe(0n)
+      expect(cost.levels[u].fee).toBe(250_000n * 25_000_000n)
+      // max fees sized on the base fee's own movement: at least one block's planned 1/8 rise
+      expect(cost.levels[u].maxFeePerGas >= 25_000_000n + 25_000_000n / 8n).toBe(true)
+    }
+  })
+})
