@@ -20,6 +20,14 @@ export function chargesBeyondGas(cost: TransactionCostBody): boolean {
   return (cost.l1DataFee !== null && cost.l1DataFee !== '0') || (cost.operatorFee !== null && cost.operatorFee !== '0')
 }
 
+/**
+ * Whether a transactionCost answer is more than gas × the suggested fees: a fee beside gas (chargesBeyondGas), or a
+ * tip floor of the transaction's own (Linea prices its data into the tip, per gas and size).
+ */
+export function wholeCostDiffers(cost: TransactionCostBody): boolean {
+  return chargesBeyondGas(cost) || (cost.priorityFeeFloor !== null && cost.priorityFeeFloor !== '0')
+}
+
 export type Urgency = 'low' | 'medium' | 'high'
 
 /**

@@ -2,7 +2,7 @@
 import useSWR from 'swr'
 import { TransactionCostSchema, type TransactionCostBody } from '@/lib/core/contract/schemas'
 import { fetchApi } from './api-client'
-import { chargesBeyondGas, COMMON_ACTIONS, type ActionKey } from './costs'
+import { COMMON_ACTIONS, wholeCostDiffers, type ActionKey } from './costs'
 
 /** Ethereum's slot, ms: an L2's L1 data fee changes at most once per L1 block, so the whole costs are re-read this often. */
 const REFRESH_MS = 12_000
@@ -16,15 +16,15 @@ async function loadActionCosts(chainId: number): Promise<Record<ActionKey, Trans
 }
 
 /**
- * The common actions' whole costs (GET transactionCost) on a chain that charges a fee beside gas (an L2's L1
- * data fee or operator fee), re-read every L1 slot (12 s) while the chain charges one; undefined on a chain
- * that charges none (gas × the fees the page shows is then the whole cost) and while loading.
+ * The common actions' whole costs (GET transactionCost) on a chain where they are more than gas × the suggested fees
+ * (an L2's L1 data fee or operator fee, Linea's tip floor per transaction), re-read every L1 slot (12 s) while so;
+ * undefined elsewhere (gas × the fees the page shows is then the whole cost) and while loading.
  */
 export function useActionCosts(chainId: number): Record<ActionKey, TransactionCostBody> | undefined {
   const { data } = useSWR(['action-costs', chainId], () => loadActionCosts(chainId), {
-    refreshInterval: (latest) => (latest && Object.values(latest).some(chargesBeyondGas) ? REFRESH_MS : 0),
+    refreshInterval: (latest) => (latest && Object.values(latest).some(wholeCostDiffers) ? REFRESH_MS : 0),
     revalidateOnFocus: false,
     keepPreviousData: true,
   })
-  return data && Object.values(data).some(chargesBeyondGas) ? data : undefined
+  return data && Object.values(data).some(wholeCostDiffers) ? data : undefined
 }
