@@ -2,6 +2,7 @@
 // block's fees, extraData and predeploy state a pure function of its number, so a test computes what any
 // block held from the block number an answer names. eth_call honours its block tag (a block not mined
 // yet is an error, as geth's "header not found"), and every eth_call is logged with the tag it carried.
+import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Hex } from 'viem'
 import { percentileNearestRank } from '@/lib/core/fee-math/statistics'
@@ -182,7 +183,8 @@ export async function startRollupNode(chain: RollupChain, opts: { timed?: boolea
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out))
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  node.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  // a path unique to the run: Next's on-disk Data Cache outlives `next start` and keys a chain's window by its RPC URLs
+  node.url = `http://127.0.0.1:${(server.address() as { port: number }).port}/rpc-${randomUUID()}`
   return node
 }
 
