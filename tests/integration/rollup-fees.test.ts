@@ -128,7 +128,11 @@ describe('Linea (59144): the tip pays for the data, from the head block extraDat
       const next = nextBaseFee(nodes.linea, block)
       const floor = lineaFloor(block, gas, 20_480n, next)
       expect(body.l1DataFee).toBe('0')
+      expect(body.l1DataFeeBasis).toBe('exact')
       expect(body.operatorFee).toBe('0')
+      expect(body.nativeToken).toBe('ETH')
+      // the floor the answer states, and every level's tip at least that
+      expect(gwei(body.priorityFeeFloor), `block ${block}`).toBe(max(floor.profitable, floor.toMinGasPrice))
       for (const level of LEVELS) {
         const tip = gwei(body[level]!.maxPriorityFeePerGas)
         expect(tip >= max(floor.profitable, floor.toMinGasPrice), `block ${block} ${level}: tip ${tip} below the floor`).toBe(true)
@@ -152,7 +156,10 @@ describe("Scroll (534352): Galileo's fee, from L1GasPriceOracle at the answer's 
     await atBlocks(534352, `transactionCost?gas=${gas}&txBytes=300`, (body, block) => {
       const l1 = scrollGalileo(block, 300n + 68n)
       expect(gwei(body.l1DataFee), `block ${block}`).toBe(l1)
+      // no signature can make the transaction longer than that: the bound
+      expect(body.l1DataFeeBasis).toBe('upperBound')
       expect(body.operatorFee).toBe('0')
+      expect(body.nativeToken).toBe('ETH')
       expectLevelFees(body, gas, nextBaseFee(nodes.scroll, block), l1)
     })
   }, 120_000)
@@ -180,6 +187,7 @@ describe('Mantle (5000): Arsia in MNT, from GasPriceOracle and L1Block at the an
         const f = mantleFees(block, gas, bytes)
         expect(body.nativeToken).toBe('MNT')
         expect(gwei(body.l1DataFee), `block ${block}`).toBe(f.l1)
+        expect(body.l1DataFeeBasis).toBe('upperBound')
         expect(gwei(body.operatorFee), `block ${block}`).toBe(f.operator)
         expectLevelFees(body, gas, nextBaseFee(nodes.mantle, block), f.l1 + f.operator)
       })
@@ -202,6 +210,8 @@ describe('zkSync Era (324): pubdata in gas, no tip', () => {
     await atBlocks(324, `transactionCost?gas=${gas}`, (body, block) => {
       const next = nextBaseFee(nodes.zkSync, block)
       expect(body.l1DataFee).toBe('0')
+      expect(body.l1DataFeeBasis).toBe('exact')
+      expect(body.operatorFee).toBe('0')
       for (const level of LEVELS) {
         expect(body[level]!.maxPriorityFeePerGas).toBe('0')
         expect(gwei(body[level]!.fee)).toBe(gas * next)
