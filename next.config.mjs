@@ -9,6 +9,9 @@ const nextConfig = {
   // no page uses next/image: the optimizer stays off (and the middleware answers /_next/image with a 404), so a URL
   // that names a /v3/<key>/ path is never fetched, logged or echoed by it
   images: { unoptimized: true },
+  // a native addon (lib/runtime/zstd-scroll.ts counts Scroll's compressed size with it): Node loads it from
+  // node_modules at run time, never a bundle, and the standalone output traces it there
+  serverExternalPackages: ['zstd-napi'],
   // `npm run bench*` builds with GAS_API_BENCH_BUILD=1, which adds the framework-floor routes
   // (app/bench-floor/**/route.bench.ts); every other build has no such route
   pageExtensions: ['tsx', 'ts', 'jsx', 'js', ...(process.env.GAS_API_BENCH_BUILD === '1' ? ['bench.ts'] : [])],
