@@ -210,7 +210,7 @@ export function tabledL1FeeRule(chainId: number): L1FeeRule | undefined {
  * (324, 300) is not one: it charges pubdata inside gas, so its L1 data fee is 0 beside a gas from eth_estimateGas.
  */
 export const L1_FEE_NOT_COMPUTED: ReadonlySet<number> = new Set([
-  1088, // Metis Andromeda: its own OVM gas price oracle; its rule since 2025 could not be confirmed (docs/api.md)
+  1088, // Metis Andromeda: its own OVM gas price oracle; its 2026 rule could not be confirmed (docs/api.md)
 ])
 
 /** The policy for a chain: its row (else the OP-stack row when `opStack`, else the default), with the override applied. */
