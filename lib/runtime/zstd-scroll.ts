@@ -34,6 +34,9 @@ const DA_CODEC_PARAMETERS: readonly (readonly [param: number, value: number])[] 
   [200, 1], // ZSTD_c_contentSizeFlag (include_contentsize(true))
 ]
 
+/** The oldest Node.js the addon is loaded on: the service's own (package.json engines). */
+const MIN_NODE_MAJOR = 24
+
 interface Compressor {
   binding: ZstdBinding
   cctx: ZstdCCtx
@@ -45,6 +48,9 @@ interface Compressor {
  */
 function compressor(): Compressor | null {
   return processSingleton('zstd-scroll', () => {
+    // the addon is built against Node 24's headers (scripts/ensure-node.sh); an older Node that loads it can
+    // crash the process (a segfault seen on Node 20), which no catch stops: there the bound is answered instead
+    if (Number(process.versions.node.split('.')[0]) < MIN_NODE_MAJOR) return null
     try {
       const binding = createRequire(import.meta.url)('zstd-napi/binding') as ZstdBinding
       const cctx = new binding.CCtx()

@@ -4,7 +4,10 @@
 import { describe, expect, test, vi } from 'vitest'
 import type { FeeWindow, L1FeeParams } from '@/lib/core/types'
 import { TransactionCostSchema } from '@/lib/core/contract/schemas'
-import { parseGwei } from '@/lib/core/units'
+import { formatGwei, parseGwei } from '@/lib/core/units'
+import { serializeTransaction } from 'viem'
+import { scrollGalileoL1Fee, type ScrollParams } from '@/lib/core/fee-math/scroll-fee'
+import { scrollCompressedSize } from '@/lib/runtime/zstd-scroll'
 import { flatRewards, makeWindow } from '../../support/windows'
 
 const ENV = {
@@ -122,12 +125,33 @@ describe('transactionCost per family', () => {
     }
   })
 
-  test.each([
-    ['txBytes', { gas: 21_000n, txBytes: 32 }],
-    ['tx (no compressor passed: the same bound)', { gas: 21_000n, tx: `0x${'ab'.repeat(32)}` as const }],
-  ])("default: Scroll with %s: Galileo's fee at size + 68, an upper bound", async (_, query) => {
-    const cost = await costOf(534352, query)
+  test("default: Scroll with txBytes: Galileo's fee at size + 68, an upper bound", async () => {
+    const cost = await costOf(534352, { gas: 21_000n, txBytes: 32 })
     expect(cost).toMatchObject({ l1DataFee: '344.821983141', l1DataFeeBasis: 'upperBound', operatorFee: '0' })
+  })
+
+  test("behavior: Scroll with tx: exact, Galileo's fee at the compressed size of the signed transaction", async () => {
+    // a token transfer's calldata: compresses (unlike random bytes), so exact is below the bound of the same size
+    const tx = serializeTransaction({
+      chainId: 534352,
+      type: 'eip1559',
+      nonce: 7,
+      to: '0x5300000000000000000000000000000000000004',
+      gas: 60_000n,
+      maxFeePerGas: 1_000_000n,
+      maxPriorityFeePerGas: 1_000n,
+      data: `0xa9059cbb000000000000000000000000${'11'.repeat(20)}${'0'.repeat(48)}${'de0b6b3a7640000'.padStart(16, '0')}`,
+    })
+    const cs = scrollCompressedSize(tx)
+    expect(cs).not.toBeNull()
+    const cost = await costOf(534352, { gas: 60_000n, tx })
+    expect(cost).toMatchObject({ l1DataFeeBasis: 'exact', l1DataFee: formatGwei(scrollGalileoL1Fee(cs!, SCROLL as ScrollParams)) })
+    const bound = await costOf(534352, { gas: 60_000n, txBytes: (tx.length - 2) / 2 })
+    expect(parseGwei(cost.l1DataFee!)).toBeLessThan(parseGwei(bound.l1DataFee!))
+  })
+
+  test('error: Scroll with a tx that is no transaction is a 400 naming tx', async () => {
+    await expect(costOf(534352, { gas: 21_000n, tx: `0x${'ab'.repeat(32)}` })).rejects.toMatchObject({ name: 'InvalidQueryError' })
   })
 
   test('behavior: Metis stays unknown: l1DataFee null, basis null', async () => {
