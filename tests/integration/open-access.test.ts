@@ -196,14 +196,30 @@ describe('one name per credential', () => {
   const defaultName = `public-${createHash('sha256').update(KEY).digest('hex').slice(0, 12)}`
 
   test.each([
-    ['an API_KEYS name equal to a public key default name', { API_KEYS: `${defaultName}:some-secret-0123456789`, PUBLIC_API_KEYS: KEY }, /PUBLIC_API_KEYS entry 1 \(its default name\) has the same name as API_KEYS entry 1/],
-    ["a public key's explicit name equal to another's default name", { API_KEYS: '', PUBLIC_API_KEYS: `${KEY}, ${defaultName}:another-public-key-0123456789` }, /PUBLIC_API_KEYS entry 2 has the same name as PUBLIC_API_KEYS entry 1/],
-    ["an API key named 'public', the keyless tier's", { API_KEYS: 'public:some-secret-0123456789', PUBLIC_API_KEYS: '' }, /API_KEYS entry 1 takes the name 'public'/],
-  ])('error: %s is refused at start, naming the settings, never a key', async (_, env, message) => {
-    const { code, output } = await refusedStart(env)
-    expect(code).toBe(1)
-    expect(output).toMatch(message)
-    expect(output).not.toContain(KEY)
-    expect(output).not.toContain('another-public-key')
-  }, 90_000)
+    [
+      'an API_KEYS name equal to a public key default name',
+      { API_KEYS: `${defaultName}:some-secret-0123456789`, PUBLIC_API_KEYS: KEY },
+      /PUBLIC_API_KEYS entry 1 \(its default name\) has the same name as API_KEYS entry 1/,
+    ],
+    [
+      "a public key's explicit name equal to another's default name",
+      { API_KEYS: '', PUBLIC_API_KEYS: `${KEY}, ${defaultName}:another-public-key-0123456789` },
+      /PUBLIC_API_KEYS entry 2 has the same name as PUBLIC_API_KEYS entry 1/,
+    ],
+    [
+      "an API key named 'public', the keyless tier's",
+      { API_KEYS: 'public:some-secret-0123456789', PUBLIC_API_KEYS: '' },
+      /API_KEYS entry 1 takes the name 'public'/,
+    ],
+  ])(
+    'error: %s is refused at start, naming the settings, never a key',
+    async (_, env, message) => {
+      const { code, output } = await refusedStart(env)
+      expect(code).toBe(1)
+      expect(output).toMatch(message)
+      expect(output).not.toContain(KEY)
+      expect(output).not.toContain('another-public-key')
+    },
+    90_000,
+  )
 })

@@ -7,7 +7,7 @@ import { installPeerStamp, PEER_HEADER, stampPeer } from '@/lib/runtime/peer-sta
  * and gives the header a request from `address` carries there: unit tests of the gate then see the address the
  * network saw, as the service does.
  */
-export function usePeerStamp(): { from(address: string): Record<string, string> } {
+export function stampPeersInThisProcess(): { from(address: string): Record<string, string> } {
   let server: Server | undefined
   beforeAll(async () => {
     server = createServer(() => {})

@@ -4,10 +4,10 @@ import { formatBasicAuth } from '@/lib/auth/basic-auth'
 import { resetAuthFailures } from '@/lib/auth/failure-throttle'
 import { IDENTITY_HEADER, verifyIdentity } from '@/lib/auth/identity'
 import { middleware } from '@/middleware'
-import { usePeerStamp } from '../../support/peer'
+import { stampPeersInThisProcess } from '../../support/peer'
 
 // requests come from the TCP peer each test names, as under `next start`
-const peer = usePeerStamp()
+const peer = stampPeersInThisProcess()
 
 // PUBLIC_API_KEYS, PUBLIC_ACCESS and CORS_ORIGINS at the gate (lib/auth/access.ts, lib/http/cors.ts)
 const ALICE = { key: 'alice', secret: 'alice-secret-of-the-unit-test' }

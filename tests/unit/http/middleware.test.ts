@@ -3,10 +3,10 @@ import { NextRequest } from 'next/server'
 import { formatBasicAuth } from '@/lib/auth/basic-auth'
 import { resetAuthFailures } from '@/lib/auth/failure-throttle'
 import { middleware } from '@/middleware'
-import { usePeerStamp } from '../../support/peer'
+import { stampPeersInThisProcess } from '../../support/peer'
 
 // requests come from the TCP peer each test names, as under `next start`
-const peer = usePeerStamp()
+const peer = stampPeersInThisProcess()
 
 const KEY = { key: 'alice', secret: 'alice-secret-of-the-unit-test' }
 const saved = { ...process.env }
