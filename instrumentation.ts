@@ -15,18 +15,19 @@ export async function register() {
   const { getServerEnv } = await import('./lib/env')
   const { checkCredentialNames } = await import('./lib/auth/credential-names')
   const { startupAddressLine } = await import('./lib/auth/address-policy')
+  const { onVercelPlatform } = await import('./lib/auth/client-address')
   const { installPeerStamp } = await import('./lib/runtime/peer-stamp')
   try {
     const env = getServerEnv()
     const clash = await checkCredentialNames(env.API_KEYS, env.PUBLIC_API_KEYS)
     if (clash !== null) throw Object.assign(new Error(clash), { name: 'ConfigError' })
-    if (!process.env.VERCEL) installPeerStamp()
+    if (!onVercelPlatform()) installPeerStamp()
     const line = startupAddressLine(env)
     if (line.refuse) throw Object.assign(new Error(line.msg), { name: 'ConfigError' })
     console.info(JSON.stringify({ level: 'info', ...line.fields, msg: line.msg }))
   } catch (err) {
     const e = err as Error
     console.error(JSON.stringify({ level: 'error', msg: 'configuration refused at start', error: e.name, message: e.message }))
-    if (!process.env.VERCEL) process.exit(1)
+    if (!onVercelPlatform()) process.exit(1)
   }
 }

@@ -50,19 +50,22 @@ const throttled = (seconds: number, cors: Record<string, string>) =>
 const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json'])
 
 /**
- * The gate in front of everything but Next's static output (Node.js runtime; Web Crypto, so it also runs on the edge):
- * /healthz and /openapi.json pass; /metrics needs the METRICS_TOKEN bearer (404 without one configured); /readyz
+ * The gate in front of everything but Next's static output (Node.js runtime: it meters pages through lib/ratelimit,
+ * which may use Redis): /_next/image and connection upgrades are refused; /healthz and /openapi.json pass; /metrics needs the METRICS_TOKEN bearer (404 without one configured); /readyz
  * passes when READYZ_AUTH=none; a CORS preflight is answered before any credential (CORS_ORIGINS); the rest
  * goes through lib/auth/access (Basic credentials, public keys, the keyless tier), whose verified caller goes
- * on to the handlers in a signed header. Failed authentications are counted per client address
- * (AUTH_FAILURE_LIMIT a minute, per instance) and answered 429 past it. Pages get a Content-Security-Policy
- * with a per-request nonce; API answers get the CORS headers.
+ * on to the handlers in a signed header. Failed authentications are counted per client address (the one the network
+ * saw: lib/auth/client-address.ts; AUTH_FAILURE_LIMIT a minute, per instance) and answered 429 past it. A page render
+ * counts against the caller's quota (the handlers count the API). Pages get a Content-Security-Policy with a
+ * per-request nonce; API answers get the CORS headers.
  */
 export async function middleware(request: NextRequest) {
   const path = request.nextUrl.pathname
   // the app has no images to optimise (next.config.mjs turns the optimizer off): nothing answers here, and a URL
   // naming a /v3/<key>/ path never reaches the optimizer's log line
   if (path === '/_next/image') return refuse(404, 'Not found.')
+  // no route of the app upgrades a connection: refused before any credential is looked at (no oracle, no held socket)
+  if (request.headers.get('upgrade') !== null) return refuse(400, 'This service does not upgrade connections.', { connection: 'close' })
   let env: EdgeEnv
   if (PUBLIC_PATHS.has(path)) {
     try {
@@ -114,11 +117,12 @@ export async function middleware(request: NextRequest) {
   // Infura's /v3/<key>/<read path> goes on as it is: app/v3/[key]/[...path] answers as the read path (a rewrite
   // would come back through this gate under `next start`, without the key)
   const identity = await signIdentity(verdict.identity, identitySetting(env))
-  if (!isKeyless(verdict.identity) || isApiPath(path)) return pass(request, identity, cors)
-  // a keyless chain page is metered like the API it calls (PUBLIC_RATE_LIMIT per address, shared through Redis)
+  if (isApiPath(path)) return pass(request, identity, cors)
+  // a chain page is metered like the API it calls, under the caller's own quota (the keyless tier's per address):
+  // the handlers meter the API, and a page has no handler of its own to do it
   let limits: Record<string, string>
   try {
-    limits = await consumeRateLimit(verdict.identity, 'public')
+    limits = await consumeRateLimit(verdict.identity, isKeyless(verdict.identity) ? 'public' : 'key')
   } catch (err) {
     const res = toErrorResponse(err)
     for (const [k, v] of Object.entries({ ...SECURITY_HEADERS, 'content-security-policy': API_CONTENT_SECURITY_POLICY }))

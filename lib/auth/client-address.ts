@@ -12,8 +12,15 @@ import { peerStampInstalled } from '../runtime/peer-stamp'
  */
 export type AddressSource = 'peer' | 'platform' | 'none'
 
+/**
+ * Whether this process is a function on Vercel's platform: VERCEL is set and it is not Next's own server. `vercel env
+ * pull` writes VERCEL=1 into .env.local, which a self-hosted `next start` (titled `next-server`) would load: that
+ * process sees its peers, and X-Vercel-Forwarded-For there is a header any client can write.
+ */
+export const onVercelPlatform = () => Boolean(process.env.VERCEL) && !process.title.startsWith('next-server')
+
 /** Where this process learns its clients' addresses (fixed once the instrumentation hook has run). */
-export const addressSource = (): AddressSource => (process.env.VERCEL ? 'platform' : peerStampInstalled() ? 'peer' : 'none')
+export const addressSource = (): AddressSource => (onVercelPlatform() ? 'platform' : peerStampInstalled() ? 'peer' : 'none')
 
 /** The platform's client-address header (set by Vercel's edge on every request; a proxy on top cannot overwrite it). */
 export const PLATFORM_ADDRESS_HEADER = 'x-vercel-forwarded-for'

@@ -43,9 +43,16 @@ function parseV6(s: string): number[] | null {
   return all.flatMap((g) => [g >> 8, g & 0xff])
 }
 
-/** Parses an address as a client or a proxy writes it (`1.2.3.4`, `2001:db8::1`, `[2001:db8::1]`, `::ffff:1.2.3.4`); null if it is none. */
+/**
+ * Parses an address as a client or a proxy writes it (`1.2.3.4`, `2001:db8::1`, `[2001:db8::1]`, `::ffff:1.2.3.4`, with
+ * or without a port); null if it is none.
+ */
 export function parseIp(text: string): Ip | null {
-  const s = text.trim().replace(/^\[(.*)\]$/, '$1')
+  // a proxy may write the client's port too (IIS ARR, Azure: `1.2.3.4:5678`, `[2001:db8::1]:443`)
+  const s = text
+    .trim()
+    .replace(/^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/, '$1')
+    .replace(/^\[(.*)\](?::\d{1,5})?$/, '$1')
   if (s.length === 0 || s.length > 64) return null
   const v4 = parseV4(s)
   if (v4) return Uint8Array.from(v4)

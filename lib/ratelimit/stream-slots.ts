@@ -58,12 +58,15 @@ function countDown(names: string[]) {
  * @returns a grant whose release() frees them (idempotent), or the first scope that is full
  */
 export async function acquireStreamSlots(scopes: SlotScope[]): Promise<SlotGrant> {
-  const full = scopes.find((s) => (state.counts.get(s.name) ?? 0) >= s.limit)
   const shared = scopes.filter((s) => s.shared)
   const useRedis = getServerEnv().REDIS_URL !== undefined && shared.length > 0 && !sharedStoreDegraded()
   // the instance's own counts decide the scopes that are not shared, and all of them while Redis is not in use
-  const localFull = useRedis ? scopes.find((s) => !s.shared && (state.counts.get(s.name) ?? 0) >= s.limit) : full
+  const full = (all: boolean) => scopes.find((s) => (all || !s.shared) && (state.counts.get(s.name) ?? 0) >= s.limit)
+  const localFull = full(!useRedis)
   if (localFull) return { ok: false, scope: localFull }
+  // taken now, before any await: concurrent opens see each other
+  const names = scopes.map((s) => s.name)
+  for (const n of names) state.counts.set(n, (state.counts.get(n) ?? 0) + 1)
   const id = `${state.instance}:${state.next++}`
   const keys = shared.map((s) => PREFIX + s.name)
   if (useRedis) {
@@ -71,15 +74,16 @@ export async function acquireStreamSlots(scopes: SlotScope[]): Promise<SlotGrant
     const answer = await withSharedStore((redis) =>
       redis.eval(ACQUIRE, { keys, arguments: [String(now), String(now + LEASE_MS), id, ...shared.map((s) => String(s.limit))] }),
     )
+    const refused = answer === UNAVAILABLE ? fullBeforeThis(scopes) : Number(answer) > 0 ? shared[Number(answer) - 1] : undefined
+    if (refused) {
+      countDown(names)
+      return { ok: false, scope: refused }
+    }
     if (answer !== UNAVAILABLE) {
-      const index = Number(answer)
-      if (index > 0) return { ok: false, scope: shared[index - 1]! }
       state.leases.set(id, keys)
       startRefresher()
-    } else if (full) return { ok: false, scope: full }
+    }
   }
-  const names = scopes.map((s) => s.name)
-  for (const n of names) state.counts.set(n, (state.counts.get(n) ?? 0) + 1)
   let released = false
   return {
     ok: true,
@@ -95,7 +99,13 @@ export async function acquireStreamSlots(scopes: SlotScope[]): Promise<SlotGrant
   }
 }
 
-/** Keeps this instance's leases alive while it holds any. */
+/** With Redis unreachable: the first scope this instance already held full before the slot it just took. */
+const fullBeforeThis = (scopes: SlotScope[]) => scopes.find((s) => (state.counts.get(s.name) ?? 0) > s.limit)
+
+/**
+ * Keeps this instance's leases alive while it holds any: each lease's score moves on and its set's expiry with it,
+ * and a lease Redis lost (a restart, an outage past LEASE_MS) is written again, so open streams count again.
+ */
 function startRefresher() {
   if (state.refresher) return
   state.refresher = setInterval(() => {
@@ -108,7 +118,13 @@ function startRefresher() {
     const leases = [...state.leases]
     void withSharedStore(async (redis) => {
       const multi = redis.multi()
-      for (const [id, keys] of leases) for (const k of keys) multi.zAdd(k, { score: until, value: id }, { XX: true })
+      const sets = new Set<string>()
+      for (const [id, keys] of leases)
+        for (const k of keys) {
+          multi.zAdd(k, { score: until, value: id })
+          sets.add(k)
+        }
+      for (const k of sets) multi.pExpire(k, LEASE_MS * 2)
       await multi.exec()
     })
   }, LEASE_MS / 3)

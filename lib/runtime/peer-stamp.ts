@@ -15,7 +15,7 @@ export const PEER_HEADER = 'x-gas-api-peer'
 const state = processSingleton('peer-stamp', () => ({ token: crypto.randomUUID(), servers: 0 }))
 
 type RequestLike = { url?: string; headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } | null }
-type ServerLike = { prependListener(event: 'request', listener: (req: RequestLike) => void): unknown; listening?: boolean }
+type ServerLike = { prependListener(event: 'request' | 'upgrade', listener: (req: RequestLike) => void): unknown; listening?: boolean }
 
 /** Writes the stamp on one request (the listener's body), and takes the slash redirects off a key's path (keyPathUrl). */
 export function stampPeer(req: RequestLike): void {
@@ -26,16 +26,28 @@ export function stampPeer(req: RequestLike): void {
 }
 
 /**
- * Infura's `/v3/<key>/…` path with its repeated slashes, backslashes and trailing slash taken out. Next answers those
- * with a 308 whose Location and body repeat the URL (its router, before any middleware), which would echo the key:
- * the path is served as the one it redirects to instead, and the gate answers it.
+ * Infura's `/v3/<key>/…` path in the one form Next serves without a redirect. Next's router answers a request target
+ * with repeated slashes or backslashes, dot segments or a trailing slash with a 308 whose Location and body repeat
+ * the URL (before any middleware), which would echo the key: such a target is normalised as Next would (an absolute
+ * form's path, `\` and `//` as `/`, `.`/`..`/`%2e` segments resolved, the trailing slash and any fragment dropped) and,
+ * served as that path instead, which the gate answers. Only targets that name a `/v3/` path are touched.
  */
 export function keyPathUrl(url: string): string {
-  if (!url.startsWith('/v3/') && !url.startsWith('/v3\\')) return url
-  const q = url.search(/[?#]/)
-  const path = q < 0 ? url : url.slice(0, q)
-  const clean = path.replace(/[\\/]+/g, '/').replace(/(.)\/$/, '$1')
-  return clean === path ? url : clean + (q < 0 ? '' : url.slice(q))
+  // only a target that names a /v3/ path, in its path or its query (/_next/image/?url=/v3/<key>/…), is touched
+  if (!/v3(?:[\\/]|%2f|%5c)/i.test(url)) return url
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/\\?#]*/i.exec(url)
+  const target = absolute ? url.slice(absolute[0].length) || '/' : url
+  const hash = target.indexOf('#')
+  const noHash = hash < 0 ? target : target.slice(0, hash)
+  const q = noHash.indexOf('?')
+  const path = q < 0 ? noHash : noHash.slice(0, q)
+  let clean: string
+  try {
+    clean = new URL(path.replace(/[\\/]+/g, '/'), 'http://n').pathname.replace(/(.)\/$/, '$1')
+  } catch {
+    return url
+  }
+  return clean + (q < 0 ? '' : noHash.slice(q))
 }
 
 /**
@@ -50,6 +62,8 @@ export function installPeerStamp(): number {
     if (typeof server?.prependListener !== 'function' || typeof server.listeners !== 'function' || !server.listening) continue
     if (server.listeners('request').length === 0 || server[STAMPED]) continue
     server.prependListener('request', stampPeer)
+    // an upgrade request (Connection: Upgrade) is emitted as 'upgrade', and Next runs the middleware for it too
+    server.prependListener('upgrade', stampPeer)
     server[STAMPED] = true
     state.servers++
   }

@@ -7,9 +7,17 @@ export type Answer = { status: number; headers: IncomingHttpHeaders; text: strin
  * GET (or `method`) `url` over a connection from the local address `from` (on Linux every 127.0.0.0/8 address is this
  * machine's, so 127.0.0.x is a client of its own to the server), with any headers the client likes.
  */
-export function fromAddress(from: string, url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+export function fromAddress(
+  from: string,
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  /** the request target exactly as sent (`//v3/…`, `/\\v3/…`, an absolute form), where a URL would normalise it */
+  rawTarget?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, localAddress: from, agent: false }, (res) => {
+    const options = { method, headers, localAddress: from, agent: false, ...(rawTarget === undefined ? {} : { path: rawTarget }) }
+    const req = request(url, options, (res) => {
       let text = ''
       res.setEncoding('utf8')
       res.on('data', (d: string) => (text += d))

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { clientAddress } from '@/lib/auth/client-address'
+import { clientAddress, onVercelPlatform } from '@/lib/auth/client-address'
 import { clientKey, inCidr, parseCidr, parseIp } from '@/lib/auth/ip'
 import { parseTrustProxy } from '@/lib/auth/trust-proxy'
 import { startupAddressLine } from '@/lib/auth/address-policy'
@@ -17,6 +17,9 @@ describe('parseIp / clientKey', () => {
     ['2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:db8:1:2::/64'],
     ['::1', '0:0:0:0::/64'],
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['203.0.113.7:5678', '203.0.113.7'],
+    ['[2001:db8:1:2::9]:443', '2001:db8:1:2::/64'],
+    ['2001:DB8:1:2::A', '2001:db8:1:2::/64'],
   ])('behavior: %s counts as %s', (text, key) => {
     expect(clientKey(parseIp(text)!)).toBe(key)
   })
@@ -111,6 +114,16 @@ describe('peer stamp', () => {
     ['/v3/k123/networks/1/suggestedGasFees/', '/v3/k123/networks/1/suggestedGasFees'],
     ['/v3/k123\\networks\\1/x?a=//b', '/v3/k123/networks/1/x?a=//b'],
     ['/networks//1', '/networks//1'],
+    ['//v3/k123/networks/1/suggestedGasFees', '/v3/k123/networks/1/suggestedGasFees'],
+    ['/\\v3/k123/networks/1/x', '/v3/k123/networks/1/x'],
+    ['http://h/v3/k123/networks/1/x', '/v3/k123/networks/1/x'],
+    ['/v3/k123/networks/1/x/.', '/v3/k123/networks/1/x'],
+    ['/v3/k123/networks/1/x/%2e', '/v3/k123/networks/1/x'],
+    ['/v3/k123/x/..', '/v3/k123'],
+    ['/./v3/k123/networks/1/x/', '/v3/k123/networks/1/x'],
+    ['/v3/k123/x#//y', '/v3/k123/x'],
+    ['/_next/image/?url=/v3/k123/x', '/_next/image?url=/v3/k123/x'],
+    ['/networks/1/', '/networks/1/'],
   ])('behavior: keyPathUrl(%s)', (url, want) => expect(keyPathUrl(url)).toBe(want))
 })
 
@@ -127,5 +140,25 @@ describe('startupAddressLine', () => {
   })
   test('behavior: a named proxy is read', () => {
     expect(startupAddressLine({ TRUST_PROXY: parseTrustProxy('true'), PUBLIC_ACCESS: true }).refuse).toBe(false)
+  })
+})
+
+describe('onVercelPlatform', () => {
+  test('behavior: VERCEL=1 in a self-hosted Next server (vercel env pull) is not the platform', () => {
+    const saved = { vercel: process.env.VERCEL, title: process.title }
+    try {
+      process.env.VERCEL = '1'
+      process.title = 'node'
+      expect(onVercelPlatform()).toBe(true)
+      process.title = 'next-server (v16.4.6)'
+      expect(onVercelPlatform()).toBe(false)
+      delete process.env.VERCEL
+      process.title = 'node'
+      expect(onVercelPlatform()).toBe(false)
+    } finally {
+      if (saved.vercel === undefined) delete process.env.VERCEL
+      else process.env.VERCEL = saved.vercel
+      process.title = saved.title
+    }
   })
 })
