@@ -15,7 +15,22 @@ export const PEER_HEADER = 'x-gas-api-peer'
 const state = processSingleton('peer-stamp', () => ({ token: crypto.randomUUID(), servers: 0 }))
 
 type RequestLike = { url?: string; headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } | null }
-type ServerLike = { prependListener(event: 'request' | 'upgrade', listener: (req: RequestLike) => void): unknown; listening?: boolean }
+type ServerLike = {
+  prependListener(event: 'request' | 'upgrade', listener: (req: RequestLike) => void): unknown
+  removeAllListeners(event: 'upgrade'): unknown
+  on(event: 'upgrade', listener: (req: RequestLike, socket: SocketLike) => void): unknown
+  listening?: boolean
+}
+type SocketLike = { end(data: string): void; destroySoon?: () => void }
+
+const UPGRADE_REFUSED = JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'This service does not upgrade connections.' })
+
+/** Answers an upgrade request 400 (JSON, as every refusal) and closes its connection. */
+function refuseUpgrade(_req: RequestLike, socket: SocketLike): void {
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${UPGRADE_REFUSED.length}\r\nconnection: close\r\n\r\n${UPGRADE_REFUSED}`,
+  )
+}
 
 /** Writes the stamp on one request (the listener's body), and takes the slash redirects off a key's path (keyPathUrl). */
 export function stampPeer(req: RequestLike): void {
@@ -62,8 +77,13 @@ export function installPeerStamp(): number {
     if (typeof server?.prependListener !== 'function' || typeof server.listeners !== 'function' || !server.listening) continue
     if (server.listeners('request').length === 0 || server[STAMPED]) continue
     server.prependListener('request', stampPeer)
-    // an upgrade request (Connection: Upgrade) is emitted as 'upgrade', and Next runs the middleware for it too
-    server.prependListener('upgrade', stampPeer)
+    // an upgrade request (Connection: Upgrade) is emitted as 'upgrade'. No route of the app upgrades, and Next keeps
+    // the socket of one its middleware refused open: in production it is answered 400 here and closed, before Next
+    // (and any credential check) sees it; `next dev` keeps Next's own (its hot reload is a WebSocket), stamped
+    if (process.env.NODE_ENV === 'production') {
+      server.removeAllListeners('upgrade')
+      server.on('upgrade', refuseUpgrade)
+    } else server.prependListener('upgrade', stampPeer)
     server[STAMPED] = true
     state.servers++
   }
