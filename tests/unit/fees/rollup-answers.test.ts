@@ -9,6 +9,7 @@ import { serializeTransaction } from 'viem'
 import { scrollGalileoL1Fee, type ScrollParams } from '@/lib/core/fee-math/scroll-fee'
 import { scrollCompressedSize } from '@/lib/runtime/zstd-scroll'
 import { flatRewards, makeWindow } from '../../support/windows'
+import { MANTLE_GETH, SCROLL_REVM } from '../../support/rollup-vectors'
 
 const ENV = {
   USE_PUBLIC_RPCS: false,
@@ -49,27 +50,11 @@ windows.set(
   window(59144, 7n, { lineaPricing: { fixedCostWei: '30000000', variableCostWei: '1000000000', ethGasPriceWei: '41904000' } }),
 )
 // mantle op-geth rollup_cost_test.go's parameters
-const MANTLE: L1FeeParams = {
-  rule: 'mantle',
-  l1BaseFee: '1000000000',
-  blobBaseFee: '10000000',
-  baseFeeScalar: 2,
-  blobBaseFeeScalar: 3,
-  tokenRatio: '1000000',
-  operatorFeeScalar: 1_439_103_868,
-  operatorFeeConstant: '1256417826609331460',
-}
+const MANTLE: L1FeeParams = { ...MANTLE_GETH }
 windows.set(5000, window(5000, 20_000_000n, { l1Fee: MANTLE }))
 windows.set(324, window(324, 25_000_000n))
 // scroll-revm l1block.rs test_rollup_fee_galileo's parameters
-const SCROLL: L1FeeParams = {
-  rule: 'scroll',
-  l1BaseFee: '1000000000',
-  l1BlobBaseFee: '1000000000',
-  commitScalar: '2394981796',
-  blobScalar: '1019097245',
-  penaltyFactor: '10000',
-}
+const SCROLL: L1FeeParams = { ...SCROLL_REVM }
 windows.set(534352, window(534352, 1_000_000n, { l1Fee: SCROLL }))
 windows.set(1088, window(1088, 1_000_000n))
 

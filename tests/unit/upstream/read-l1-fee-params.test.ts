@@ -8,6 +8,7 @@ import type { L1FeeParams } from '@/lib/core/types'
 import { multicall3Address } from '@/lib/upstream/multicall3'
 import { l1FeeParamsAt, readL1FeeParams, readL1FeeParamsProbed } from '@/lib/upstream/read-l1-fee-params'
 import { ethCallHandler, MULTICALL3, predeployNode, type Contracts } from './predeploy-node'
+import { MANTLE_GETH, SCROLL_REVM } from '../../support/rollup-vectors'
 
 const GPO = '0x420000000000000000000000000000000000000F'
 const L1_BLOCK = '0x4200000000000000000000000000000000000015'
@@ -91,34 +92,8 @@ describe('readL1FeeParams: pinned to a block', () => {
     ],
     ['op-stack at Isthmus', 'op-stack', (b: number) => opStack(b, 'isthmus'), { ...opStackParams(7), jovian: false }],
     ['arbitrum', 'arbitrum', arbitrum, { rule: 'arbitrum', perL1CalldataByte: '1600000' }],
-    [
-      'scroll',
-      'scroll',
-      () => scroll(),
-      {
-        rule: 'scroll',
-        l1BaseFee: '1000000000',
-        l1BlobBaseFee: '1000000000',
-        commitScalar: '2394981796',
-        blobScalar: '1019097245',
-        penaltyFactor: '10000',
-      },
-    ],
-    [
-      'mantle',
-      'mantle',
-      () => mantle(),
-      {
-        rule: 'mantle',
-        l1BaseFee: '1000000000',
-        blobBaseFee: '10000000',
-        baseFeeScalar: 2,
-        blobBaseFeeScalar: 3,
-        tokenRatio: '1000000',
-        operatorFeeScalar: 1_439_103_868,
-        operatorFeeConstant: '1256417826609331460',
-      },
-    ],
+    ['scroll', 'scroll', () => scroll(), { ...SCROLL_REVM }],
+    ['mantle', 'mantle', () => mantle(), { ...MANTLE_GETH }],
   ] as const)('behavior: %s: the parameters its getters answer', async (_, rule, contractsAt, expected) => {
     const node = predeployNode({ latest: 9, contractsAt })
     expect(await readL1FeeParams(clientOf(node), { chainId: 1, rule, block: 7 })).toEqual(expected)

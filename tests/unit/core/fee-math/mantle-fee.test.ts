@@ -4,18 +4,10 @@
 import { describe, expect, test } from 'vitest'
 import { fjordL1Cost } from '@/lib/core/fee-math/l1-fee'
 import { mantleL1DataFee, mantleOperatorFee, type MantleParams } from '@/lib/core/fee-math/mantle-fee'
+import { MANTLE_GETH } from '../../../support/rollup-vectors'
 
 // rollup_cost_test.go: baseFee 1000 × 1e6, blobBaseFee 10 × 1e6, scalars 2 / 3, tokenRatio 1e6, and its operator fee
-const geth: MantleParams = {
-  rule: 'mantle',
-  l1BaseFee: '1000000000',
-  blobBaseFee: '10000000',
-  baseFeeScalar: 2,
-  blobBaseFeeScalar: 3,
-  tokenRatio: '1000000',
-  operatorFeeScalar: 1_439_103_868,
-  operatorFeeConstant: '1256417826609331460',
-}
+const geth: MantleParams = { ...MANTLE_GETH }
 
 describe('mantleL1DataFee', () => {
   test.each([100n, 150n, 170n])(

@@ -3,16 +3,10 @@
 // ../shared/research/rollup-fee-rules.md (reth compression.rs's galileo-mismatch transaction, cs 301).
 import { describe, expect, test } from 'vitest'
 import { scrollGalileoL1Fee, scrollL1FeeUpperBound, type ScrollParams } from '@/lib/core/fee-math/scroll-fee'
+import { SCROLL_REVM } from '../../../support/rollup-vectors'
 
 // l1block.rs test_rollup_fee_galileo: 1 gwei L1 and blob base fees, exec scalar 2.39, blob scalar 1.02 (×1e9)
-const revm: ScrollParams = {
-  rule: 'scroll',
-  l1BaseFee: '1000000000',
-  l1BlobBaseFee: '1000000000',
-  commitScalar: '2394981796',
-  blobScalar: '1019097245',
-  penaltyFactor: '10000',
-}
+const revm: ScrollParams = { ...SCROLL_REVM }
 
 describe('scrollGalileoL1Fee', () => {
   test.each([

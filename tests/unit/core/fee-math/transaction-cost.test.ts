@@ -7,6 +7,7 @@ import { DEFAULT_TX_BYTES, l1FeeCap, transactionCost } from '@/lib/core/fee-math
 import { windowPolicy } from '@/lib/core/fee-math/window-policy'
 import type { FeeWindow, L1FeeParams, LineaPricing } from '@/lib/core/types'
 import { flatRewards, makeWindow } from '../../../support/windows'
+import { MANTLE_GETH, SCROLL_REVM } from '../../../support/rollup-vectors'
 
 // GasPriceOracle.t.sol's Fjord parameters: getL1FeeUpperBound(161) = 111,214 wei, getL1FeeUpperBound(5) = 68,500 wei
 const GPO: L1FeeParams = {
@@ -206,14 +207,7 @@ describe('transactionCost on Linea: the data cost rides in the tip', () => {
 })
 
 // scroll-tech/scroll-revm @ a1ac004a src/l1block.rs test_rollup_fee_galileo's parameters
-const SCROLL: L1FeeParams = {
-  rule: 'scroll',
-  l1BaseFee: '1000000000',
-  l1BlobBaseFee: '1000000000',
-  commitScalar: '2394981796',
-  blobScalar: '1019097245',
-  penaltyFactor: '10000',
-}
+const SCROLL: L1FeeParams = { ...SCROLL_REVM }
 
 describe('transactionCost on Scroll: Galileo', () => {
   const window = { ...baseAtFloor(SCROLL), chainId: 534352, headExtraData: undefined }
@@ -241,16 +235,7 @@ describe('transactionCost on Scroll: Galileo', () => {
 
 // mantle-xyz/op-geth @ 11fa8109 core/types/rollup_cost_test.go: L1 fee 3,203,000,000,000 MNT wei at the minimum
 // size, operator fee 1,256,650,673,615,173,860 for gas 1,618 (TestTotalRollupCostFunc: 1,256,653,876,615,173,860)
-const MANTLE: L1FeeParams = {
-  rule: 'mantle',
-  l1BaseFee: '1000000000',
-  blobBaseFee: '10000000',
-  baseFeeScalar: 2,
-  blobBaseFeeScalar: 3,
-  tokenRatio: '1000000',
-  operatorFeeScalar: 1_439_103_868,
-  operatorFeeConstant: '1256417826609331460',
-}
+const MANTLE: L1FeeParams = { ...MANTLE_GETH }
 
 describe('transactionCost on Mantle: Arsia, in MNT', () => {
   const window = { ...baseAtFloor(MANTLE), chainId: 5000, headExtraData: undefined }
