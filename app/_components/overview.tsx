@@ -44,6 +44,9 @@ function OverviewTable({ chains }: { chains: ChainSummary[] }) {
           <li key={chain.id} data-testid={`chain-${chain.id}`}>
             <Link
               href={`/networks/${chain.id}`}
+              // a prefetch renders the page, which counts against the visitor's quota (keyless: PUBLIC_RATE_LIMIT):
+              // only a chain actually opened is rendered
+              prefetch={false}
               className="block h-full rounded-xl border border-slate-300 p-4 hover:border-teal-600 focus-visible:outline-2 focus-visible:outline-teal-600 dark:border-slate-700 dark:hover:border-teal-400"
             >
               <h2 className="font-semibold">
