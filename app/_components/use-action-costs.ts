@@ -22,9 +22,14 @@ async function loadActionCosts(chainId: number): Promise<Record<ActionKey, Trans
  */
 export function useActionCosts(chainId: number): Record<ActionKey, TransactionCostBody> | undefined {
   const { data } = useSWR(['action-costs', chainId], () => loadActionCosts(chainId), {
-    refreshInterval: (latest) => (latest && Object.values(latest).some(wholeCostDiffers) ? REFRESH_MS : 0),
+    // re-read while the answers hold more than gas, or lack a fee the chain charges (null: its parameters did not
+    // answer yet, or the service does not compute it), so a chain that was gas-only at first is not left so
+    refreshInterval: (latest) => (latest && Object.values(latest).some(shownWhole) ? REFRESH_MS : 0),
     revalidateOnFocus: false,
     keepPreviousData: true,
   })
-  return data && Object.values(data).some(wholeCostDiffers) ? data : undefined
+  return data && Object.values(data).some(shownWhole) ? data : undefined
 }
+
+/** An answer the panel shows whole: more than gas × the fees, or one that says what it leaves out (l1DataFee null). */
+const shownWhole = (cost: TransactionCostBody) => wholeCostDiffers(cost) || cost.l1DataFee === null

@@ -89,13 +89,15 @@ async function eachCall(client: Client, block: number, calls: readonly ViewCall[
 
 /**
  * The values of `calls` at block number `block`, in order (undefined for a call that failed): one aggregate3,
- * or, where Multicall3 does not answer (or `multicall` is false: known absent), one eth_call each at that block.
+ * or, where Multicall3 is not there (or `multicall` is false: known absent), one eth_call each at that block. A node
+ * that failed the aggregate3 (a timeout, a rate limit) is not asked once per getter on top: every value is undefined.
  */
 export async function readCallsAt(
   client: Client,
   p: { chainId: number; block: number; calls: readonly ViewCall[]; multicall?: boolean },
 ): Promise<unknown[]> {
   const viaMulticall = p.multicall === false ? 'absent' : await aggregate3(client, p.chainId, p.block, p.calls)
+  if (viaMulticall === 'failed') return p.calls.map(() => undefined)
   return typeof viaMulticall === 'object' ? viaMulticall.values : eachCall(client, p.block, p.calls)
 }
 

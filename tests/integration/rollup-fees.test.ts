@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type Service } from '@/scripts/devnet/service'
 import { lineaChain, lineaPricingAt, mantleAt, mantleChain, scrollChain, scrollOracleAt, zkSyncChain } from '../support/rollup-chains'
 import { isBlockNumberTag, startRollupNode, type RollupNode } from '../support/rollup-node'
+import { GALILEO_MISMATCH_SIGNED, unsignedOf } from '../support/rollup-vectors'
 import { basic } from './helpers'
 
 const CRED: [string, string] = ['rollups', 'rollups-secret-of-the-rollup-test']
@@ -161,6 +162,17 @@ describe("Scroll (534352): Galileo's fee, from L1GasPriceOracle at the answer's 
       expect(body.operatorFee).toBe('0')
       expect(body.nativeToken).toBe('ETH')
       expectLevelFees(body, gas, nextBaseFee(nodes.scroll, block), l1)
+    })
+  }, 120_000)
+})
+
+describe('Scroll (534352): with tx, exact under next start', () => {
+  test("behavior: transactionCost with tx: the Galileo fee at the transaction's compressed signed size (reth's galileo-mismatch: 301 bytes), to the wei", async () => {
+    const gas = 500_000n
+    await atBlocks(534352, `transactionCost?gas=${gas}&tx=${unsignedOf(GALILEO_MISMATCH_SIGNED)}`, (body, block) => {
+      // the production build loads the zstd addon (serverExternalPackages) and compresses as Scroll's node does
+      expect(body.l1DataFeeBasis, `block ${block}`).toBe('exact')
+      expect(gwei(body.l1DataFee), `block ${block}`).toBe(scrollGalileo(block, 301n))
     })
   }, 120_000)
 })

@@ -205,11 +205,11 @@ export const TransactionCostSchema = z.object({
   }),
   l1DataFee: GweiSchema.nullable().meta({
     description:
-      'What the chain charges beside gas for the transaction\'s L1 data, gwei of the native token: OP-stack GasPriceOracle.getL1FeeUpperBound(txBytes) or getL1Fee(tx); Mantle the same × tokenRatio (MNT); Scroll Galileo\'s fee on the signed size; Arbitrum the L1 price per byte × the signed size; "0" on chains with none beside gas (L1s, Linea, whose data cost rides in the tip, zkSync Era, whose pubdata is gas); null on an L2 whose L1 fee the service does not compute (the fees then leave it out).',
+      'What the chain charges beside gas for the transaction\'s L1 data, gwei of the native token: OP-stack GasPriceOracle.getL1FeeUpperBound(txBytes) or getL1Fee(tx); Mantle the same × tokenRatio (MNT); Scroll Galileo\'s fee on the signed size (compressed as the node does with tx); Arbitrum the L1 price per byte × the signed size; "0" on chains with none beside gas (L1s, Linea, whose data cost rides in the tip, zkSync Era, whose pubdata is gas); null on an L2 whose L1 fee the service does not compute (the fees then leave it out).',
   }),
   l1DataFeeBasis: z.enum(['exact', 'upperBound']).nullable().meta({
     description:
-      '"exact": l1DataFee is what the chain charges (OP-stack and Mantle with tx, chains with none); "upperBound": it charges at most that (txBytes, Arbitrum, Scroll without its compressor); null with l1DataFee.',
+      '"exact": l1DataFee is what the chain charges, as its oracle computes it, never below (OP-stack, Mantle and Scroll with tx; chains with none); "upperBound": it charges at most that (txBytes, Arbitrum, Scroll with tx where the zstd binding is missing); null with l1DataFee.',
   }),
   operatorFee: GweiSchema.nullable().meta({
     description:

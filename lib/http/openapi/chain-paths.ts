@@ -28,7 +28,7 @@ const TRANSACTION_COST_QUERY = [
     in: 'query',
     required: true,
     description:
-      "The transaction's gas limit (on Arbitrum its L2 execution gas, without the L1 component; on zkSync Era eth_estimateGas's, pubdata included): a decimal integer of at least 21,000.",
+      "The transaction's gas limit (on Arbitrum its L2 execution gas, without the L1 component; on zkSync Era eth_estimateGas's, pubdata included; on Linea the unpadded estimate: its block builder checks the tip again at the gas used, so a tip sized on a padded limit can fall short): a decimal integer of at least 21,000.",
     schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
     example: '21000',
   },
@@ -45,7 +45,7 @@ const TRANSACTION_COST_QUERY = [
     in: 'query',
     required: false,
     description:
-      'The unsigned serialized transaction, 0x hex (viem serializeTransaction without a signature): the L1 fee is then exact on OP-stack chains and Mantle (l1DataFeeBasis). Not with txBytes.',
+      'The unsigned serialized transaction, 0x hex (viem serializeTransaction without a signature): the L1 fee is then exact on OP-stack chains and Mantle (as the oracle computes it) and on Scroll (its signed size compressed as the node does, where the zstd binding of the service loaded) (l1DataFeeBasis). Not with txBytes.',
     schema: { type: 'string', pattern: '^0x([0-9a-fA-F]{2})+$' },
   },
 ]

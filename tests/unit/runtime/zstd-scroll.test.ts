@@ -82,7 +82,13 @@ function l2gethSigned(unsigned: Hex): Hex {
   return serializeTransaction(tx, { r: ff, s: ff, v: tx.chainId ? BigInt(tx.chainId) * 2n + 36n : 28n })
 }
 
-describe('scrollZstdLength', () => {
+/**
+ * The addon is optional (a machine without a C toolchain installs without it, and the service answers the bound);
+ * CI builds it, so there every test below runs and the first fails if it did not build.
+ */
+const withAddon = process.env.CI === 'true' || scrollCompressorAvailable()
+
+describe.runIf(withAddon)('scrollZstdLength', () => {
   test("default: the zstd addon loads (npm ci builds it: scripts/ensure-node.sh points node-gyp at Node's headers)", () => {
     expect(scrollCompressorAvailable()).toBe(true)
   })
@@ -103,7 +109,7 @@ describe('scrollZstdLength', () => {
   })
 })
 
-describe('scrollCompressedSize', () => {
+describe.runIf(withAddon)('scrollCompressedSize', () => {
   test('default: the galileo-mismatch transaction, given unsigned, counts what its real signature made it: 301 bytes', () => {
     expect(scrollCompressedSize(unsignedOf(galileoMismatch))).toBe(301)
   })
