@@ -94,6 +94,7 @@ export async function runFeedBench(opts: FeedBenchOptions): Promise<{ rows: Feed
           USE_PUBLIC_RPCS: 'false',
           REQUEST_LOG: 'false',
           STREAM_MAX_PER_KEY: '100000',
+          STREAM_MAX_TOTAL: '100000',
           ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
           ...Object.fromEntries(chains.map((c) => [`RPC_URL_${c.id}`, c.proxy.url])),
         },

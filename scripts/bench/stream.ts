@@ -171,6 +171,7 @@ export async function runStreamBench(opts: {
       USE_PUBLIC_RPCS: 'false',
       REQUEST_LOG: 'false',
       STREAM_MAX_PER_KEY: String(Math.max(...opts.subscribers) + 10),
+      STREAM_MAX_TOTAL: String(Math.max(...opts.subscribers) + 10),
       STREAM_MAX_SECONDS: '3600',
       METRICS_TOKEN,
       [`RPC_URL_${CHAIN}`]: proxy.url,
