@@ -4,7 +4,7 @@ import { formatGwei, serializeTransaction } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type Service } from '@/scripts/devnet/service'
 import { BaseFeeForecastSchema, BaseFeeHistorySchema, SuggestedGasFeesSchema, TransactionCostSchema } from '@/lib/core/contract/schemas'
-import { opStackL1Fee } from '@/lib/core/fee-math/l1-fee'
+import { l1DataFee } from '@/lib/core/fee-math/l1-fee'
 import { parseGwei } from '@/lib/core/units'
 import { at } from '../support/at'
 import { startFakeRpc, type FakeRpc } from '../support/fake-rpc'
@@ -309,7 +309,7 @@ describe('headroom at the floor and transactionCost, end to end', () => {
     })
     const c = await cost(130, `gas=65000&tx=${tx}`)
     expect(c.txBytes).toBe((tx.length - 2) / 2)
-    expect(parseGwei(c.l1DataFee!)).toBe(opStackL1Fee(tx, { rule: 'op-stack', ...opParams(), isthmus: true, jovian: false }))
+    expect(parseGwei(c.l1DataFee!)).toBe(l1DataFee(tx, { rule: 'op-stack', ...opParams(), isthmus: true, jovian: false }))
     // Isthmus: 65,000 × 3 / 10^6 + 1,000 (rounded down)
     expect(parseGwei(c.operatorFee!)).toBe(1_000n)
   })

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { freePort } from '@/scripts/devnet/anvil'
 import { fromAddress } from '../support/from-address'
-import { basic } from './helpers'
+import { basic, eventually } from './helpers'
 
 // The service started exactly as the README's quick start says (`npm run demo`; PORT picks a free port, as the README
 // documents), with nothing else configured: TRUST_PROXY unset, the failure throttle at its default. A client on one
@@ -22,11 +22,15 @@ beforeAll(async () => {
   })
   demo.stdout!.on('data', (d) => (output += String(d)))
   demo.stderr!.on('data', (d) => (output += String(d)))
-  const deadline = Date.now() + 240_000
-  while (!/Press Ctrl\+C to stop/.test(output)) {
-    if (demo.exitCode !== null || Date.now() > deadline) throw new Error(`npm run demo did not start:\n${output}`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
+  await eventually(
+    async () => {
+      if (demo.exitCode !== null) throw new Error(`npm run demo exited (${demo.exitCode}):\n${output}`)
+      return /Press Ctrl\+C to stop/.test(output) ? true : undefined
+    },
+    'npm run demo to print its URL and key',
+    240_000,
+    250,
+  )
   origin = /Gas API is running at (\S+)/.exec(output)![1]!.replace('localhost', '127.0.0.1')
   credentials = [/API key:\s+(\S+)/.exec(output)![1]!, /API key secret:\s+(\S+)/.exec(output)![1]!]
   chainId = Number(/\/networks\/(\d+)\/suggestedGasFees/.exec(output)![1])

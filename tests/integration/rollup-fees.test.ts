@@ -8,7 +8,7 @@ import { startService, type Service } from '@/scripts/devnet/service'
 import { lineaChain, lineaPricingAt, mantleAt, mantleChain, scrollChain, scrollOracleAt, zkSyncChain } from '../support/rollup-chains'
 import { isBlockNumberTag, startRollupNode, type RollupNode } from '../support/rollup-node'
 import { GALILEO_MISMATCH_SIGNED, unsignedOf } from '../support/rollup-vectors'
-import { basic } from './helpers'
+import { basic, eventually } from './helpers'
 
 const CRED: [string, string] = ['rollups', 'rollups-secret-of-the-rollup-test']
 const LEVELS = ['low', 'medium', 'high'] as const
@@ -59,18 +59,19 @@ async function get(chainId: number, path: string): Promise<{ block: number; body
  */
 async function atBlocks(chainId: number, path: string, check: (body: Body, block: number) => void): Promise<number[]> {
   const seen: number[] = []
-  const deadline = Date.now() + DEADLINE_MS
-  while (seen.length < BLOCKS) {
-    const { block, body } = await get(chainId, path)
-    if (!seen.includes(block)) {
-      check(body, block)
-      seen.push(block)
-    } else if (Date.now() > deadline) {
-      throw new Error(`chain ${chainId}: answers named only blocks ${seen.join(', ')} in ${DEADLINE_MS} ms`)
-    } else {
-      await new Promise((r) => setTimeout(r, 250))
-    }
-  }
+  await eventually(
+    async () => {
+      const { block, body } = await get(chainId, path)
+      if (!seen.includes(block)) {
+        check(body, block)
+        seen.push(block)
+      }
+      return seen.length >= BLOCKS ? true : undefined
+    },
+    `chain ${chainId}: answers naming ${BLOCKS} distinct blocks`,
+    DEADLINE_MS,
+    250,
+  )
   return seen
 }
 

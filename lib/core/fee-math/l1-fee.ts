@@ -1,7 +1,7 @@
 import { LibZip } from 'solady'
 import type { L1FeeParams } from '../types'
 import { mantleL1DataFee, mantleOperatorFee } from './mantle-fee'
-import { scrollGalileoL1Fee, scrollL1FeeUpperBound } from './scroll-fee'
+import { scrollL1FeeUpperBound } from './scroll-fee'
 
 /**
  * The L1 part of an L2 transaction's cost, wei of the chain's native token, from the parameters the
@@ -114,9 +114,8 @@ export function l1DataFee(unsignedTx: `0x${string}`, p: ChargedL1FeeParams): big
     case 'mantle':
       return mantleL1DataFee(fjordL1Fee(unsignedTx, p), p)
     case 'scroll':
-      return scrollGalileoL1Fee((unsignedTx.length - 2) / 2 + SIGNATURE_BYTES, p)
     case 'arbitrum':
-      return arbitrumL1Fee((unsignedTx.length - 2) / 2, p)
+      return l1DataFeeUpperBound((unsignedTx.length - 2) / 2, p)
   }
 }
 
@@ -135,8 +134,3 @@ export function operatorFee(gas: bigint, p: ChargedL1FeeParams): bigint {
       return 0n
   }
 }
-
-/** @deprecated The name l1DataFeeUpperBound had when only OP-stack chains had the rule; call l1DataFeeUpperBound. */
-export const opStackL1FeeUpperBound = l1DataFeeUpperBound
-/** @deprecated The name l1DataFee had when only OP-stack chains had the rule; call l1DataFee. */
-export const opStackL1Fee = l1DataFee

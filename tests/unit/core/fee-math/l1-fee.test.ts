@@ -10,8 +10,6 @@ import {
   l1DataFee,
   l1DataFeeUpperBound,
   operatorFee,
-  opStackL1Fee,
-  opStackL1FeeUpperBound,
 } from '@/lib/core/fee-math/l1-fee'
 import { scrollGalileoL1Fee } from '@/lib/core/fee-math/scroll-fee'
 import type { L1FeeParams } from '@/lib/core/types'
@@ -69,15 +67,15 @@ describe('OP-stack Fjord L1 fee', () => {
   })
 
   test('behavior: getL1Fee and getL1FeeUpperBound as GasPriceOracle.t.sol expects them', () => {
-    expect(opStackL1Fee('0x0000010203', gpo)).toBe(68_500n)
-    expect(opStackL1FeeUpperBound(5, gpo)).toBe(68_500n)
-    expect(opStackL1Fee(REGRESSION_TX, gpo)).toBe(105_484n)
-    expect(opStackL1FeeUpperBound(161, gpo)).toBe(111_214n)
+    expect(l1DataFee('0x0000010203', gpo)).toBe(68_500n)
+    expect(l1DataFeeUpperBound(5, gpo)).toBe(68_500n)
+    expect(l1DataFee(REGRESSION_TX, gpo)).toBe(105_484n)
+    expect(l1DataFeeUpperBound(161, gpo)).toBe(111_214n)
   })
 
   test('behavior: the upper bound is never below the exact fee of a transaction of that size', () => {
     for (const tx of ['0x0000010203', REGRESSION_TX, `0x${'ab'.repeat(500)}`] as const) {
-      expect(opStackL1FeeUpperBound((tx.length - 2) / 2, geth) >= opStackL1Fee(tx as `0x${string}`, geth)).toBe(true)
+      expect(l1DataFeeUpperBound((tx.length - 2) / 2, geth) >= l1DataFee(tx as `0x${string}`, geth)).toBe(true)
     }
   })
 })
@@ -128,14 +126,13 @@ describe('one entry per question, whatever the rule', () => {
   test('default: OP-stack: getL1FeeUpperBound and getL1Fee, as before (GasPriceOracle.t.sol)', () => {
     expect(l1DataFeeUpperBound(161, gpo)).toBe(111_214n)
     expect(l1DataFee(REGRESSION_TX, gpo)).toBe(105_484n)
-    expect(opStackL1FeeUpperBound(161, gpo)).toBe(l1DataFeeUpperBound(161, gpo))
   })
 
   test('behavior: Mantle: the Fjord fee × tokenRatio, and the Arsia operator fee', () => {
     // an empty transaction's bound is at the minimum size: rollup_cost_test.go's 3,203,000,000,000
     expect(l1DataFeeUpperBound(0, mantle)).toBe(3_203_000_000_000n)
     expect(l1DataFeeUpperBound(161, mantle)).toBe(fjordL1FeeUpperBound(161, mantle) * 1_000_000n)
-    expect(l1DataFee(REGRESSION_TX, mantle)).toBe(opStackL1Fee(REGRESSION_TX, geth) * 1_000_000n)
+    expect(l1DataFee(REGRESSION_TX, mantle)).toBe(l1DataFee(REGRESSION_TX, geth) * 1_000_000n)
     expect(operatorFee(1_618n, mantle)).toBe(1_256_650_673_615_173_860n)
   })
 
