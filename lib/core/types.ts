@@ -76,8 +76,8 @@ export type PendingPieces = {
   gasLimit: string
   /** Gas used so far by the block's committed pieces. */
   gasUsed: string
-  /** The effective tips of the user transactions that came with the newest piece seen, ascending. */
-  newestTips: string[]
+  /** The user transactions that came with the newest piece seen: effective tip and declared gas limit, tips ascending. */
+  newest: { tip: string; gas: string }[]
   /** When the node's pending block was read, ms since the epoch. */
   readAt: number
 }

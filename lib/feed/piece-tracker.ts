@@ -45,7 +45,7 @@ type BlockSeen = {
   states: number
   firstSeenAt: number
   firstHadUserTxs: boolean
-  newestTips: string[]
+  newest: PendingPieces['newest']
   lastChangeAt: number
   readAt: number
 }
@@ -174,7 +174,7 @@ export class PieceTracker {
         states: 1,
         firstSeenAt: at,
         firstHadUserTxs: hashes.length > 0,
-        newestTips: tipsOf(read.txs),
+        newest: byTip(read.txs),
         lastChangeAt: at,
         readAt: at,
       }
@@ -192,7 +192,7 @@ export class PieceTracker {
     }
     this.missed = false
     const added = extendsPrefix(prev.hashes, hashes) ? read.txs.slice(prev.hashes.length) : read.txs
-    Object.assign(prev, { hashes, gasUsed: read.gasUsed, states: prev.states + 1, newestTips: tipsOf(added), lastChangeAt: at })
+    Object.assign(prev, { hashes, gasUsed: read.gasUsed, states: prev.states + 1, newest: byTip(added), lastChangeAt: at })
     this.changed(read.number, at)
   }
 
@@ -223,7 +223,7 @@ export class PieceTracker {
       cadenceMs: this.cadenceMs,
       gasLimit: b.gasLimit,
       gasUsed: b.gasUsed,
-      newestTips: b.newestTips,
+      newest: b.newest,
       readAt: b.readAt,
     }
   }
@@ -262,10 +262,9 @@ export class PieceTracker {
   }
 }
 
-/** The effective tips of transactions, ascending, as decimal wei. */
-function tipsOf(txs: readonly { tip: string }[]): string[] {
+/** Transactions' effective tips and gas limits, tips ascending. */
+function byTip(txs: readonly { tip: string; gas: string }[]): PendingPieces['newest'] {
   return txs
-    .map((t) => BigInt(t.tip))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(String)
+    .map(({ tip, gas }) => ({ tip, gas }))
+    .sort((a, b) => (BigInt(a.tip) < BigInt(b.tip) ? -1 : BigInt(a.tip) > BigInt(b.tip) ? 1 : 0))
 }

@@ -1,5 +1,5 @@
 import type { LevelEstimate, PendingPieces, Urgency } from '../types'
-import { maxOf, percentileNearestRank } from './statistics'
+import { maxOf } from './statistics'
 
 /**
  * Flashblocks (ethereum-optimism/specs protocol/flashblocks.md): the sequencer streams each block in pieces, and
@@ -14,9 +14,13 @@ export const LEVEL_PIECES: Record<Urgency, number> = { low: 6, medium: 3, high: 
 /** The default transaction the levels are sized for (a transfer's gas). */
 const TRANSFER_GAS = 21_000n
 
-/** A piece is full when less room than this is left under its cumulative budget: a twentieth of a piece, at least a transfer. */
+/**
+ * A piece is full when less room than this is left under its cumulative budget: a fifth of a piece (what large
+ * transactions leave when the next one does not fit), at least a transfer. Unused budget carries forward, so a
+ * chain with room is soon far below it.
+ */
 function fullSlack(perPiece: bigint): bigint {
-  return maxOf(TRANSFER_GAS, perPiece / 20n)
+  return maxOf(TRANSFER_GAS, perPiece / 5n)
 }
 
 /** The gas one piece adds to the block's cumulative budget: floor(gasLimit / pieces). */
@@ -31,10 +35,7 @@ export function pieceBudget(p: Pick<PendingPieces, 'gasLimit' | 'pieces'>, j: nu
   return budget < limit ? budget : limit
 }
 
-/**
- * Whether the pieces being built are full: a user piece whose cumulative gas is within a twentieth of a piece of
- * its budget, so a newcomer must beat the lowest tip that got in.
- */
+/** Whether the pieces being built are full: the cumulative gas within fullSlack of the budget, so a newcomer must outbid. */
 export function piecesFull(p: PendingPieces): boolean {
   if (p.piece < 1) return false
   return BigInt(p.gasUsed) + fullSlack(gasPerPiece(p)) >= pieceBudget(p, p.piece)
@@ -56,10 +57,36 @@ export function piecesUntilRoom(p: PendingPieces, gas: bigint): number {
   return Math.max(0, p.pieces - p.piece) + Math.max(1, fresh)
 }
 
-/** The tip (wei) every level must beat while the pieces are full: the lowest that got into the newest piece; null when they have room. */
+/**
+ * The tip (wei) that held `share` of the newest piece's gas, counted from the highest tip down: at 0.95 the lowest
+ * tip that got in, leaving out the small transactions that only filled the gap the bulk left. null without any.
+ */
+export function marginalTip(p: Pick<PendingPieces, 'newest'>, share: number): bigint | null {
+  const total = p.newest.reduce((sum, t) => sum + BigInt(t.gas), 0n)
+  const want = (total * BigInt(Math.round(share * 1_000))) / 1_000n
+  let held = 0n
+  for (let i = p.newest.length - 1; i >= 0; i--) {
+    held += BigInt(p.newest[i]!.gas)
+    if (held >= want) return BigInt(p.newest[i]!.tip)
+  }
+  return p.newest.length ? BigInt(p.newest[0]!.tip) : null
+}
+
+/** The tip (wei) every level must beat while the pieces are full: the marginal tip of the newest piece; null when they have room. */
 export function pieceTipToBeat(p: PendingPieces): bigint | null {
-  if (!piecesFull(p) || p.newestTips.length === 0) return null
-  return BigInt(p.newestTips[0]!)
+  return piecesFull(p) ? marginalTip(p, 0.95) : null
+}
+
+/**
+ * A tip (wei) for the next piece while the pieces are full: above the newest piece's marginal tip, and for a high
+ * promise (`high`: the level high, or a confidence of 90% and more) above the tip that held its first three quarters.
+ * The floor while they have room.
+ */
+export function nextPieceTip(p: PendingPieces, floorTip: bigint, high: boolean): bigint {
+  const toBeat = pieceTipToBeat(p)
+  if (toBeat === null) return floorTip
+  const quartile = high ? (marginalTip(p, 0.75) ?? toBeat) : toBeat
+  return maxOf(maxOf(toBeat, quartile) + 1n, floorTip)
 }
 
 /**
@@ -80,7 +107,7 @@ export function pieceWaits(
 
 /**
  * The levels on a flashblocks chain, from the levels of the sealed blocks: while the pieces are full every tip beats
- * the lowest that got into the newest piece (high: also its lower quartile); while they have room, the chain's
+ * the newest piece's marginal tip (high: also the tip that held its first three quarters); while they have room, the chain's
  * floor, so a burst the sealed blocks still show is forgotten as soon as the pieces have room again. Each max fee
  * keeps its headroom over the base fee; the waits are in pieces (pieceWaits). low ≤ medium ≤ high still holds.
  * `floorTip` null: a chain where tips buy nothing keeps its tips, only its waits change.
@@ -94,14 +121,11 @@ export function pieceLevels(
     const waits = (level: Urgency) => ({ ...levels[level], ...pieceWaits(p, level) })
     return { low: waits('low'), medium: waits('medium'), high: waits('high') }
   }
-  const toBeat = pieceTipToBeat(p)
-  const quartile = toBeat === null ? null : percentileNearestRank(p.newestTips.map(BigInt), 25)
   const out = {} as Record<Urgency, LevelEstimate>
   let floor = floorTip
   for (const level of ['low', 'medium', 'high'] as const) {
     const l = levels[level]
-    let tip = toBeat === null ? floor : maxOf(toBeat + 1n, floor)
-    if (level === 'high' && quartile !== null) tip = maxOf(tip, quartile + 1n)
+    const tip = nextPieceTip(p, floor, level === 'high')
     out[level] = { ...l, maxPriorityFeePerGas: tip, maxFeePerGas: l.maxFeePerGas - l.maxPriorityFeePerGas + tip, ...pieceWaits(p, level) }
     floor = tip
   }

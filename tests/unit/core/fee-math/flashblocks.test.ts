@@ -8,6 +8,7 @@ import {
   piecesUntilRoom,
   pieceTipToBeat,
   pieceWaits,
+  marginalTip,
 } from '@/lib/core/fee-math/flashblocks'
 import { estimateLevels } from '@/lib/core/fee-math/estimator'
 import type { FeeData, LevelEstimate, PendingPieces, Urgency } from '@/lib/core/types'
@@ -20,7 +21,7 @@ const pending = (over: Partial<PendingPieces> = {}): PendingPieces => ({
   cadenceMs: 200,
   gasLimit: '400000000',
   gasUsed: '1000000',
-  newestTips: ['1000000', '2000000', '5000000', '9000000'],
+  newest: [1_000_000, 2_000_000, 5_000_000, 9_000_000].map((tip) => ({ tip: String(tip), gas: '21000' })),
   readAt: 0,
   ...over,
 })
@@ -38,8 +39,8 @@ describe('piecesFull', () => {
     ['piece 0 (the system transactions only) is never full', { piece: 0, gasUsed: '0' }, false],
     ['calm: a few transfers in piece 3', { piece: 3, gasUsed: '1000000' }, false],
     ['piece 3 at its cumulative budget of 120M', { piece: 3, gasUsed: '120000000' }, true],
-    ['within a twentieth of a piece (2M) of it', { piece: 3, gasUsed: '118000001' }, true],
-    ['just more room than that', { piece: 3, gasUsed: '117999999' }, false],
+    ['within a fifth of a piece (8M) of it', { piece: 3, gasUsed: '112000001' }, true],
+    ['just more room than that', { piece: 3, gasUsed: '111999999' }, false],
   ] as const)('behavior: %s', (_, over, full) => {
     expect(piecesFull(pending(over))).toBe(full)
   })
@@ -86,16 +87,29 @@ const sealed = (tips: Record<Urgency, bigint>): Record<Urgency, LevelEstimate> =
 describe('pieceLevels', () => {
   const burstTips = { low: 50_000_000n, medium: 60_000_000n, high: 90_000_000n }
 
-  test('behavior: full pieces: every tip beats the lowest that got into the newest piece; high its lower quartile too', () => {
-    const p = pending({ gasUsed: '120000000', newestTips: ['40000000', '50000000', '70000000', '80000000'] })
+  // a full piece: five 9.9M-gas transactions at 40–80 mgwei, and two transfers that filled the gap at 1–2 mgwei
+  const fullPiece = [
+    { tip: '1000000', gas: '21000' },
+    { tip: '2000000', gas: '21000' },
+    ...[40, 50, 60, 70, 80].map((m) => ({ tip: String(m * 1_000_000), gas: '9900000' })),
+  ]
+
+  test('behavior: full pieces: every tip beats the newest piece’s marginal tip, not the gap-fillers’; high the tip of its first three quarters', () => {
+    const p = pending({ gasUsed: '120000000', newest: fullPiece })
+    expect(marginalTip(p, 0.95)).toBe(40_000_000n)
+    expect(marginalTip(p, 0.75)).toBe(50_000_000n)
     expect(pieceTipToBeat(p)).toBe(40_000_000n)
     const out = pieceLevels(sealed({ low: 1n, medium: 2n, high: 3n }), p, 1_000_000n)
     expect(out.low.maxPriorityFeePerGas).toBe(40_000_001n)
     expect(out.medium.maxPriorityFeePerGas).toBe(40_000_001n)
-    expect(out.high.maxPriorityFeePerGas).toBe(40_000_001n)
+    expect(out.high.maxPriorityFeePerGas).toBe(50_000_001n)
     // the max fee keeps the level's headroom over the base fee
-    expect(out.high.maxFeePerGas).toBe(12_000_000n + 40_000_001n)
+    expect(out.high.maxFeePerGas).toBe(12_000_000n + 50_000_001n)
     expect(out.high).toMatchObject({ minWaitTimeMs: 200, maxWaitTimeMs: 400 })
+  })
+
+  test('behavior: room in the pieces: nothing to beat', () => {
+    expect(pieceTipToBeat(pending({ newest: fullPiece }))).toBeNull()
   })
 
   test('behavior: room again: the chain’s floor, whatever burst the sealed blocks still show', () => {
