@@ -17,6 +17,8 @@ const FAKE = 31_511
 const LEGACY = 31_339
 const DOWN = 31_512
 const UNLISTED = 6001
+/** Chains whose nodes take the connection and never answer. */
+const HANGING = [31_513, 31_514, 31_515, 31_516]
 const PLAIN: [string, string] = ['multi-plain', 'multi-plain-secret-0123456789']
 const LIMITED: [string, string] = ['multi-limited', 'ten-units-an-hour-0123456789']
 const OTHER: [string, string] = ['multi-other', 'multi-other-secret-0123456789']
@@ -29,6 +31,7 @@ let service: Service
 let liveProxy: CountingProxy
 let fakeProxy: CountingProxy
 let fake: FakeRpc
+const hanging: FakeRpc[] = []
 const open: SseStream[] = []
 
 /** A fixed chain of 100 blocks on 1 s slots (synthetic, as tests/integration/stream.test.ts's). */
@@ -48,6 +51,7 @@ beforeAll(async () => {
   liveProxy = await startCountingProxy(ctx().nodeUrl)
   fake = await startFakeRpc({ chainId: FAKE, ...syntheticChain() })
   fakeProxy = await startCountingProxy(fake.url)
+  for (const chainId of HANGING) hanging.push(await startFakeRpc({ chainId, ...syntheticChain(), mode: 'hang' }))
   service = await startService({
     env: {
       API_KEYS: [PLAIN, LIMITED, OTHER].map((c) => c.join(':')).join(','),
@@ -67,13 +71,15 @@ beforeAll(async () => {
       [`RPC_URL_${FAKE}`]: fakeProxy.url,
       [`RPC_URL_${LEGACY}`]: ctx().legacyNodeUrl,
       [`RPC_URL_${DOWN}`]: `http://127.0.0.1:${await freePort()}`,
+      ...Object.fromEntries(HANGING.map((id, i) => [`RPC_URL_${id}`, hanging[i]!.url])),
     },
   })
 }, 180_000)
 
 afterAll(async () => {
   for (const s of open) s.close()
-  for (const stop of [service?.stop, liveProxy?.close, fakeProxy?.close, fake?.close]) await stop?.().catch(() => {})
+  for (const stop of [service?.stop, liveProxy?.close, fakeProxy?.close, fake?.close, ...hanging.map((h) => h.close)])
+    await stop?.().catch(() => {})
 })
 
 /** GET a path of the service with `cred` (null: keyless), checked against GET /openapi.json; `keys` the body's top-level keys as sent. */
@@ -155,10 +161,26 @@ describe('GET /v1/suggestedGasFees', () => {
     expect(maxAge).toBeLessThanOrEqual(Math.min(...each.map((e) => Math.ceil((e.interval as number) / 1000))))
   })
 
+  test('behavior: cold chains are read in parallel: chains whose nodes never answer cost the call one chain deadline, not one each', async () => {
+    const [first, ...others] = HANGING as [number, ...number[]]
+    let started = performance.now()
+    const single = await get(`/networks/${first}/suggestedGasFees`)
+    const oneChain = performance.now() - started
+    expect(single.status).toBe(503)
+    started = performance.now()
+    const multi = await get(`/v1/suggestedGasFees?chainIds=${[...others, LIVE].join(',')}`)
+    const threeChains = performance.now() - started
+    expect(multi.status).toBe(200)
+    for (const id of others) expect(multi.body[String(id)]).toMatchObject({ statusCode: 503, message: single.body.message })
+    expect(multi.body[String(LIVE)]).toHaveProperty('medium')
+    // read one after another, three cold chains would take three deadlines
+    expect(threeChains).toBeLessThan(2 * oneChain)
+  })
+
   test('args: without chainIds, every supported chain in ascending id order', async () => {
     const res = await get('/v1/suggestedGasFees')
     expect(res.status).toBe(200)
-    expect(res.keys).toEqual([LIVE, LEGACY, FAKE, DOWN].sort((a, b) => a - b))
+    expect(res.keys).toEqual([LIVE, LEGACY, FAKE, DOWN, ...HANGING].sort((a, b) => a - b))
   })
 
   test.each([
@@ -201,6 +223,7 @@ describe('GET /v1/suggestedGasFees', () => {
     const a = await fromAddress('127.0.0.41', url, { origin: DAPP })
     expect(a.status).toBe(200)
     expect(a.headers['access-control-allow-origin']).toBe(DAPP)
+    expect(a.headers['access-control-expose-headers']).toContain('X-Chain-Freshness')
     expect(a.headers['ratelimit-remaining']).toBe('4')
     expect(Object.keys(JSON.parse(a.text) as object)).toEqual([String(LIVE), String(FAKE)])
     const b = await fromAddress('127.0.0.41', `${service.url}/v1/suggestedGasFees?chainIds=${LIVE},${FAKE},${LEGACY},${DOWN},${UNLISTED}`)
