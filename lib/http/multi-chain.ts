@@ -38,6 +38,8 @@ export function multiChainHandler(
       request,
       async (ctx) => {
         if (!Array.isArray(chains)) throw chains
+        // the log line's chain: the list
+        ctx.setChain(chains.join(','))
         return answer(chains, { key: ctx.key, request })
       },
       cost,

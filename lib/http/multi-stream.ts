@@ -3,6 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { isKeyless } from '../auth/identity'
 import { getServerEnv } from '../env'
 import { count } from '../metrics/registry'
+import { InvalidQueryError } from '../core/contract/errors'
 import { takeStreamSlots } from '../ratelimit/stream-slots'
 import { processSingleton } from '../runtime/process-singleton'
 import { errorStatus } from './error-answers'
@@ -49,12 +50,45 @@ async function takeSlotsPerChain(key: string, chains: number): Promise<() => voi
 
 type First = Awaited<ReturnType<typeof currentState>>
 
+/** A client error (unsupported chain, no fee market) does not pass with time: it is said once, not streamed. */
+const cannotStream = (first: First) => first.error !== undefined && errorStatus(first.error) < 500
+
+/**
+ * The connection's controller as each of its chains' subscribers sees it: every hub sends its heartbeat to its
+ * subscribers, and one per STREAM_HEARTBEAT_SECONDS / 2 is enough for the connection.
+ */
+export function heartbeatOnce(
+  controller: ReadableStreamDefaultController<Uint8Array>,
+  periodMs: number,
+): ReadableStreamDefaultController<Uint8Array> {
+  let lastBeat = 0
+  return {
+    enqueue(bytes?: Uint8Array) {
+      // after the opening, a comment (`:`) is only ever a heartbeat
+      if (bytes?.[0] === 0x3a) {
+        if (Date.now() - lastBeat < periodMs / 2) return
+        lastBeat = Date.now()
+      }
+      controller.enqueue(bytes)
+    },
+    get desiredSize() {
+      return controller.desiredSize
+    },
+    close: () => controller.close(),
+    error: (e?: unknown) => controller.error(e),
+  }
+}
+
 /** GET /v1/stream. A chain that cannot stream (unsupported, no EIP-1559) gets its `error` event once; the others stream. */
 export const multiStreamGET = multiChainHandler('multiStream', async (chainIds, { key, request }) => {
   const release = await takeSlotsPerChain(key, chainIds.length)
   try {
     // each chain's current answer, the cold windows read in parallel
     const firsts = await Promise.all(chainIds.map((chainId) => currentState(chainId, undefined)))
+    // no chain can stream: the first one's error answers, as its own stream would (an EventSource does not reconnect
+    // after a 4xx, where it would after a stream that ended)
+    if (firsts.length === 0) throw new InvalidQueryError('chainIds', 'names no chain: none is served here.')
+    if (firsts.every(cannotStream)) throw firsts[0]!.error
     return openMultiStream(request, chainIds, firsts, key, release)
   } catch (err) {
     release()
@@ -102,25 +136,22 @@ function openMultiStream(request: Request, chainIds: number[], firsts: First[], 
           ),
         )
         const until = Date.now() + env.STREAM_MAX_SECONDS * 1000
+        const shared = heartbeatOnce(controller, env.STREAM_HEARTBEAT_SECONDS * 1000)
         chainIds.forEach((chainId, i) => {
           const first = firsts[i]
           const encode = encodeFor(chainId)
-          // a client error (unsupported chain, no fee market) does not pass with time: said once, not streamed
-          if (first?.error !== undefined && errorStatus(first.error) < 500) {
+          if (first && cannotStream(first)) {
             if (first.state) controller.enqueue(encode(first.state))
             return
           }
           const hub = hubOf(chainId)
-          const sub: Subscriber = { key, controller, drive, until, encode, inError: false, closed: false, close }
+          const sub: Subscriber = { key, controller: shared, drive, until, encode, inError: false, closed: false, close }
           joined.push({ hub, sub })
           hub.subscribers.add(sub)
           if (first?.state) deliver(hub, sub, first.state)
         })
-        // nothing to stream (every chain answered a client error), or a client that left while the first states were read
-        if (joined.length === 0) {
-          release()
-          controller.close()
-        } else if (request.signal.aborted) close('client')
+        // a client that left while the first states were read
+        if (request.signal.aborted) close('client')
         else request.signal.addEventListener('abort', () => close('client'), { once: true })
       },
       cancel() {

@@ -293,6 +293,12 @@ describe('GET /v1/stream', () => {
     },
   )
 
+  test("error: when no chain named can stream, the first one's error answers, as its own stream would", async () => {
+    const s = await stream(`?chainIds=${UNLISTED},${LEGACY}`)
+    expect(s.status).toBe(400)
+    expect(JSON.parse(await s.body)).toEqual((await get(`/networks/${UNLISTED}/stream`)).body)
+  })
+
   test(
     'behavior: one slot per chain named, under the per-key and total ceilings; closing frees them all',
     { timeout: 60_000 },

@@ -1,6 +1,7 @@
-import { describe, expect, test } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { multiChainFreshnessHeaders } from '@/lib/http/freshness-headers'
 import { errorEvent, feesEvent, withChainId } from '@/lib/http/sse-events'
+import { heartbeatOnce } from '@/lib/http/multi-stream'
 
 const NOW = 1_800_000_000_000
 const meta = (chainId: number, o: { block: number; fetchedAgoMs: number; freshForMs: number; stale?: boolean }) => ({
@@ -63,5 +64,29 @@ describe('withChainId', () => {
   test('default: an error event gets chainId first', () => {
     const multi = withChainId(errorEvent('{"statusCode":503,"error":"Service Unavailable","message":"down"}'), 1)
     expect(multi).toBe('event: error\ndata: {"chainId":1,"statusCode":503,"error":"Service Unavailable","message":"down"}\n\n')
+  })
+})
+
+describe('heartbeatOnce', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+    vi.setSystemTime(Date.UTC(2026, 10, 28, 12, 0, 0))
+  })
+  afterEach(() => vi.useRealTimers())
+
+  test("behavior: one connection gets one heartbeat a period, however many chains' hubs send theirs; events all pass", () => {
+    const sent: string[] = []
+    const controller = { enqueue: (b: Uint8Array) => sent.push(new TextDecoder().decode(b)), desiredSize: 10 }
+    const shared = heartbeatOnce(controller as unknown as ReadableStreamDefaultController<Uint8Array>, 15_000)
+    const beat = new TextEncoder().encode(': keep-alive\n\n')
+    const event = new TextEncoder().encode('event: fees\ndata: {}\n\n')
+    for (let hub = 0; hub < 3; hub++) shared.enqueue(beat)
+    shared.enqueue(event)
+    shared.enqueue(event)
+    vi.advanceTimersByTime(15_000)
+    for (let hub = 0; hub < 3; hub++) shared.enqueue(beat)
+    expect(sent.filter((s) => s.startsWith(':'))).toHaveLength(2)
+    expect(sent.filter((s) => s.startsWith('event:'))).toHaveLength(2)
+    expect(shared.desiredSize).toBe(10)
   })
 })
