@@ -85,9 +85,9 @@ export const multiStreamGET = multiChainHandler('multiStream', async (chainIds, 
   try {
     // each chain's current answer, the cold windows read in parallel
     const firsts = await Promise.all(chainIds.map((chainId) => currentState(chainId, undefined)))
+    if (firsts.length === 0) throw new InvalidQueryError('chainIds', 'names no chain: none is served here.')
     // no chain can stream: the first one's error answers, as its own stream would (an EventSource does not reconnect
     // after a 4xx, where it would after a stream that ended)
-    if (firsts.length === 0) throw new InvalidQueryError('chainIds', 'names no chain: none is served here.')
     if (firsts.every(cannotStream)) throw firsts[0]!.error
     return openMultiStream(request, chainIds, firsts, key, release)
   } catch (err) {
