@@ -1,4 +1,5 @@
 // npm run bench:stream-open [-- --baseline ../wt-old --rounds 10 --per-round 100 --concurrency 10 --keys 500 --cpu-prof <dir> --no-build]
+import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { runStreamOpenCostBench, type OpenCostRow } from './bench/stream-open-cost'
 import { type Build } from './bench/stream-burst'
@@ -62,6 +63,8 @@ if (rows.length === 2) {
 if (profRoot) {
   console.log('\nCPU profiles (node --cpu-prof) cut to the rounds, self time per open:\n')
   for (const [i, r] of rows.entries()) {
+    // the rounds' windows beside the profile, for a closer look at it
+    writeFileSync(`${profileDirOf(builds[i]!)}/rounds.json`, JSON.stringify(r.windows))
     const s = summarize(readProfiles(profileDirOf(builds[i]!)), r.windows)
     const n = opts.rounds * opts.perRound
     console.log(`#### ${r.label} ${r.commit}: ${f(s.busyUs / n)} µs busy per open\n`)

@@ -37,6 +37,9 @@ export type BurstRow = {
   blocks: number
   /** Service CPU from the first connect to the last first event (or the deadline), s. */
   cpuSeconds: number
+  /** Over the same time, system-wide: SYNs dropped at a full listen queue, and SYNs sent again (tcpCounters). */
+  listenOverflows: number
+  synRetrans: number
 }
 
 const ID = Buffer.from('\nid: ')
@@ -89,6 +92,15 @@ export function cpuSecondsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
+/** The kernel's TCP counters this bench reads (system-wide, /proc/net/netstat): SYNs dropped at a full listen queue, SYNs clients sent again. */
+export function tcpCounters(): { listenOverflows: number; synRetrans: number } {
+  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n')
+  const names = lines.find((l) => l.startsWith('TcpExt:'))?.split(' ') ?? []
+  const values = lines.filter((l) => l.startsWith('TcpExt:'))[1]?.split(' ') ?? []
+  const get = (name: string) => Number(values[names.indexOf(name)] ?? Number.NaN)
+  return { listenOverflows: get('ListenOverflows'), synRetrans: get('TCPSynRetrans') }
+}
+
 /** API_KEYS of `n` keys (`k0`…), and the Basic header of each. */
 export function benchKeys(n: number): { setting: string; headers: string[] } {
   const keys = Array.from({ length: n }, (_, i) => ({ key: `k${i}`, secret: `bench-burst-secret-${i}-0123456789` }))
@@ -123,6 +135,7 @@ export async function burst(
   const subs: Sub[] = []
   const pid = service.process.pid!
   const cpu0 = cpuSecondsOf(pid)
+  const tcp0 = tcpCounters()
   const t0 = performance.now()
   for (let i = 0; i < o.subscribers; i += o.perBatch) {
     const wait = t0 + (i / o.perBatch) * o.everyMs - performance.now()
@@ -135,6 +148,7 @@ export async function burst(
   while (performance.now() < deadline && subs.some((s) => s.status === undefined || (s.status === 200 && s.firstAt === undefined)))
     await sleep(100)
   const cpuSeconds = cpuSecondsOf(pid) - cpu0
+  const tcp1 = tcpCounters()
   // what the deadline found: later answers still count for the blocks, not here
   const silent = subs.filter((s) => s.statusAt === undefined || s.statusAt - s.start > o.statusDeadlineMs).length
   // the blocks after the burst: every subscriber should get each one
@@ -157,6 +171,8 @@ export async function burst(
     blocksToAll,
     blocks: o.blocks,
     cpuSeconds,
+    listenOverflows: tcp1.listenOverflows - tcp0.listenOverflows,
+    synRetrans: tcp1.synRetrans - tcp0.synRetrans,
   }
 }
 
