@@ -7,8 +7,9 @@
 // 16.4.) On Vercel a function cannot refuse its cold start, so there every request gets the JSON 503
 // "misconfigured" answer the middleware and the handlers give (fail closed) and the line is logged.
 //
-// It also puts the peer-address stamp in front of Next's HTTP server (lib/runtime/peer-stamp.ts), and says in
-// one line where the client address every limit counts against comes from.
+// It also puts the peer-address stamp in front of Next's HTTP server (lib/runtime/peer-stamp.ts), lengthens its
+// listen backlog (lib/runtime/listen-backlog.ts), and says in one line where the client address every limit counts
+// against comes from.
 export async function register() {
   // the edge sandbox (the middleware) validates its own settings on each request
   if (process.env.NEXT_RUNTIME !== 'nodejs') return
@@ -17,11 +18,16 @@ export async function register() {
   const { startupAddressLine } = await import('./lib/auth/address-policy')
   const { onVercelPlatform } = await import('./lib/auth/client-address')
   const { installPeerStamp } = await import('./lib/runtime/peer-stamp')
+  const { widenListenBacklog } = await import('./lib/runtime/listen-backlog')
   try {
     const env = getServerEnv()
     const clash = await checkCredentialNames(env.API_KEYS, env.PUBLIC_API_KEYS)
     if (clash !== null) throw Object.assign(new Error(clash), { name: 'ConfigError' })
-    if (!onVercelPlatform()) installPeerStamp()
+    if (!onVercelPlatform()) {
+      installPeerStamp()
+      // a burst of opens waits in the server's queue, not in clients' connect retries
+      widenListenBacklog()
+    }
     const line = startupAddressLine(env)
     if (line.refuse) throw Object.assign(new Error(line.msg), { name: 'ConfigError' })
     console.info(JSON.stringify({ level: 'info', ...line.fields, msg: line.msg }))

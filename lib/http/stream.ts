@@ -264,10 +264,13 @@ export function streamGET(request: Request, context: RouteContext): Promise<Resp
     const release = await takeStreamSlots(key, isKeyless(key))
     try {
       // the current state before the stream opens: a client error (a chain that cannot have a fee
-      // market is a 400) is answered instead of a stream; upstream failures are sent on it
-      const first = await currentState(chainId, undefined)
+      // market is a 400) is answered instead of a stream; upstream failures are sent on it. The event the
+      // chain's hub already built for that state is sent as it is (a burst of opens builds it once)
+      const known = hubs.get(chainId)?.last
+      const first = await currentState(chainId, known)
       if (first.error !== undefined && errorStatus(first.error) < 500) throw first.error
-      return openStream(request, chainId, key, first.state, env, release)
+      const state = first.state ?? (known && keyOf(known) === first.key ? known : undefined)
+      return openStream(request, chainId, key, state, env, release)
     } catch (err) {
       release()
       throw err

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+type Profile = { nodes: ProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] }
 
 /** Every .cpuprofile in `dir` (next start may run more than one process: each writes its own). */
 export function readProfiles(dir: string): Profile[] {
@@ -23,8 +23,14 @@ export function whereOf(url: string, fn: string): string {
   return 'other'
 }
 
-/** Self time (µs) summed by where, busy time (all but idle), and the functions with the most self time. */
-export function summarize(profiles: Profile[]): {
+/**
+ * Self time (µs) summed by where, busy time (all but idle), and the functions with the most self time; with `windows`
+ * (µs on the monotonic clock, as the profile's timestamps and process.hrtime), only the samples inside them.
+ */
+export function summarize(
+  profiles: Profile[],
+  windows?: [number, number][],
+): {
   busyUs: number
   byWhere: [string, number][]
   top: { name: string; where: string; us: number }[]
@@ -34,9 +40,12 @@ export function summarize(profiles: Profile[]): {
   let busyUs = 0
   for (const p of profiles) {
     const nodes = new Map(p.nodes.map((n) => [n.id, n]))
+    let at = p.startTime
     p.samples.forEach((id, i) => {
       const n = nodes.get(id)
       const dt = p.timeDeltas[i] ?? 0
+      at += dt
+      if (windows && !windows.some(([from, to]) => at >= from && at <= to)) return
       if (!n || dt <= 0) return
       const { functionName, url, lineNumber } = n.callFrame
       const where = whereOf(url, functionName)

@@ -5,11 +5,14 @@ import { startDevnet } from '../devnet/devnet'
 import { rpc } from '../devnet/json-rpc'
 import { startService } from '../devnet/service'
 import { load, type LoadResult } from './load'
+import { benchKeys } from './stream-burst'
 
 /**
  * `npm run bench:stream`: concurrent subscribers of GET /networks/{chainId}/stream on one `next start`
  * (anvil devnet, a block every `blockSeconds`, behind a counting proxy), against the same update rate
- * reached by polling suggestedGasFees once per block per client.
+ * reached by polling suggestedGasFees once per block per client. The service runs on the default settings:
+ * the subscribers are spread over API keys, 10 to a key (STREAM_MAX_PER_KEY's default); STREAM_MAX_TOTAL is raised
+ * only for a row of more than its default 5,000.
  *
  * Subscribers are raw sockets in this process: each sends the GET and scans what arrives for
  * `id: <block>` lines (no full SSE parse, so the client's own cost stays small). Delivery delay is
@@ -107,6 +110,9 @@ const quantile = (xs: number[], q: number) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 const METRICS_TOKEN = 'bench-stream-metrics-token-0123456789'
+/** STREAM_MAX_PER_KEY's and STREAM_MAX_TOTAL's defaults: the subscribers are spread over keys, and the ceiling stays. */
+const STREAMS_PER_KEY = 10
+const DEFAULT_MAX_TOTAL = 5_000
 
 /** The service's V8 heap in use, MiB (NaN when /metrics does not answer). */
 async function heapMiB(url: string, token: string): Promise<number> {
@@ -164,15 +170,18 @@ export async function runStreamBench(opts: {
   const proxy = await startCountingProxy(devnet.url)
   const secret = 'bench-stream-secret-0123456789'
   const auth = `Basic ${Buffer.from(`bench:${secret}`).toString('base64')}`
+  const most = Math.max(...opts.subscribers)
+  const streamKeys = benchKeys(Math.ceil(most / STREAMS_PER_KEY))
   const service = await startService({
     env: {
-      API_KEYS: `bench:${secret}`,
+      // the subscribers' keys besides: STREAM_MAX_PER_KEY's default of streams to a key
+      API_KEYS: `bench:${secret},${streamKeys.setting}`,
       RATE_LIMITS: 'bench=0',
       USE_PUBLIC_RPCS: 'false',
-      REQUEST_LOG: 'false',
-      STREAM_MAX_PER_KEY: String(Math.max(...opts.subscribers) + 10),
-      STREAM_MAX_TOTAL: String(Math.max(...opts.subscribers) + 10),
-      STREAM_MAX_SECONDS: '3600',
+      // the default settings, but the ceiling where a row has more subscribers than STREAM_MAX_TOTAL's default, and
+      // the stream's duration where the measured blocks outlast it
+      ...(most > DEFAULT_MAX_TOTAL ? { STREAM_MAX_TOTAL: String(most + 10) } : {}),
+      ...(opts.blocks * opts.blockSeconds + pause > 200 ? { STREAM_MAX_SECONDS: '3600' } : {}),
       METRICS_TOKEN,
       [`RPC_URL_${CHAIN}`]: proxy.url,
     },
@@ -193,7 +202,11 @@ export async function runStreamBench(opts: {
       const subs: Sub[] = []
       for (let i = 0; i < n; i += 250) {
         const batch = Math.min(250, n - i)
-        const batchSubs = await Promise.all(Array.from({ length: batch }, () => subscribe(service.port, `/networks/${CHAIN}/stream`, auth)))
+        const batchSubs = await Promise.all(
+          Array.from({ length: batch }, (_, j) =>
+            subscribe(service.port, `/networks/${CHAIN}/stream`, streamKeys.headers[Math.floor((i + j) / STREAMS_PER_KEY)]!),
+          ),
+        )
         subs.push(...batchSubs)
         opened.push(...batchSubs)
       }

@@ -106,7 +106,7 @@ describe('a ceiling on every open door', () => {
     }
   })
 
-  test('behavior: streams have a ceiling per address, for the keyless tier and for the instance: 429 or 503 with Retry-After and CORS', async () => {
+  test('behavior: streams have a ceiling per address, for the keyless tier and for the instance: 429 or 503 with Retry-After and CORS; a closed stream gives its slot back', async () => {
     const path = url(`/networks/${chain()}/stream`)
     const origin = { origin: 'https://any.example' }
     const open: { close(): void }[] = []
@@ -140,6 +140,15 @@ describe('a ceiling on every open door', () => {
       expect(full.status).toBe(503)
       expect(JSON.parse(full.text).message).toMatch(/instance holds 5 open streams/)
       expect(full.headers['access-control-allow-origin']).toBe('*')
+      // a client that hangs up gives its slot back: the instance takes exactly one more stream, then is full again
+      open.pop()!.close()
+      const again = await eventually(async () => {
+        const s = await openFromAddress('127.0.0.19', path, { ...origin, authorization: basic(OA) })
+        if (s.status === 200) return s
+        s.close()
+      }, 'a slot given back by a stream whose client hung up')
+      open.push(again)
+      expect((await openFromAddress('127.0.0.19', path, { ...origin, authorization: basic(OC) })).status).toBe(503)
     } finally {
       for (const s of open) s.close()
     }

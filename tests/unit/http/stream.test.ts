@@ -162,6 +162,28 @@ describe('the stream hub', () => {
     expect(openStreams()).toEqual([])
   })
 
+  test("behavior: an open on the state the hub holds gets the hub's event as it is; on a newer state, the newer one", async () => {
+    const a = await connect()
+    await advance(10)
+    const b = await connect()
+    await advance(10)
+    const sent = (x: typeof a) => x.events.map((e) => [e.event, e.id, e.data])
+    expect(sent(b)).toEqual(sent(a))
+    expect(sent(b)).toHaveLength(1)
+    // the chain moved on and the hub has not looked yet: a new stream starts at the new block, not the hub's
+    state.block = 101
+    const c = await connect({ key: 'fast' })
+    await advance(10)
+    expect(c.events.map((e) => [e.event, e.id])).toEqual([['fees', '101']])
+    state.stale = true
+    const d = await connect({ key: 'slow' })
+    await advance(10)
+    expect(d.events.map((e) => [e.id, (JSON.parse(e.data) as { stale: boolean }).stale])).toEqual([['101', true]])
+    for (const x of [a, b, c, d]) x.abort()
+    await advance(1_000)
+    expect(openStreams()).toEqual([])
+  })
+
   test("behavior: the hub looks at the chain the moment the window's next read is due, not up to a period later", async () => {
     // a 12-s chain: the hub's period is 1 s; the feed says the window's next read is due in 300 ms
     state.intervalMs = 12_000

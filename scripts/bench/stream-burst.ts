@@ -1,0 +1,239 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { connect, type Socket } from 'node:net'
+import { startCountingProxy } from '../devnet/counting-proxy'
+import { startDevnet } from '../devnet/devnet'
+import { rpc } from '../devnet/json-rpc'
+import { startService, type Service } from '../devnet/service'
+
+/**
+ * `npm run bench:stream-burst`: a burst of stream opens on one `next start` with the default settings (issue 45,
+ * part 5): `subscribers` raw sockets to GET /networks/{chainId}/stream, `perBatch` of them every `everyMs`, none
+ * awaited, on an anvil devnet with a block every `blockSeconds`. The streams are spread over API keys, `perKey` to a
+ * key (STREAM_MAX_PER_KEY's default, 10), so no ceiling is raised: STREAM_MAX_TOTAL stays at its default.
+ *
+ * Per subscriber: when its status line came and when its first `fees` event came, from the moment its connect
+ * started (so a connection the listen backlog dropped counts its SYN retries); and which blocks it got.
+ */
+
+export type Build = { label: string; dir: string }
+
+export type BurstRow = {
+  label: string
+  commit: string
+  subscribers: number
+  /** Status lines 200 / another status (a refusal) / none within `statusDeadlineMs` or a socket error. */
+  opened: number
+  refused: number
+  silent: number
+  /** Of those, the ones whose status line came after the deadline (while the blocks were counted). */
+  lateStatus: number
+  statusMs: { p50: number; p99: number; max: number }
+  firstEventMs: { p50: number; p99: number; max: number }
+  /** Subscribers whose first event came later than 10 s after the connect started, or never. */
+  firstOver10s: number
+  /** The node's blocks after the burst (`blocks` of them) and how many reached every subscriber. */
+  blocksToAll: number
+  blocks: number
+  /** Service CPU from the first connect to the last first event (or the deadline), s. */
+  cpuSeconds: number
+  /** Over the same time, system-wide: SYNs dropped at a full listen queue, and SYNs sent again (tcpCounters). */
+  listenOverflows: number
+  synRetrans: number
+}
+
+const ID = Buffer.from('\nid: ')
+
+type Sub = { start: number; status?: number; statusAt?: number; firstAt?: number; blocks: Set<number>; socket: Socket }
+
+function open(port: number, path: string, auth: string): Sub {
+  const sub: Sub = { start: performance.now(), blocks: new Set(), socket: connect(port, '127.0.0.1') }
+  let carry = Buffer.alloc(0)
+  sub.socket.setNoDelay(true)
+  sub.socket.on('connect', () =>
+    sub.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth}\r\nAccept: text/event-stream\r\n\r\n`),
+  )
+  sub.socket.on('data', (chunk: Buffer) => {
+    const now = performance.now()
+    const data = carry.length ? Buffer.concat([carry, chunk]) : chunk
+    if (sub.status === undefined) {
+      sub.status = Number(data.subarray(9, 12).toString('latin1'))
+      sub.statusAt = now
+    }
+    let at = data.indexOf(ID)
+    let consumed = 0
+    while (at >= 0) {
+      const end = data.indexOf(10, at + ID.length)
+      if (end < 0) break
+      sub.blocks.add(Number(data.subarray(at + ID.length, end).toString('latin1')))
+      sub.firstAt ??= now
+      consumed = end
+      at = data.indexOf(ID, end)
+    }
+    carry = Buffer.from(data.subarray(Math.max(consumed, data.length - 32)))
+  })
+  sub.socket.on('error', () => {})
+  return sub
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.max(0, Math.ceil(q * s.length) - 1)] ?? Number.NaN
+}
+const spread = (xs: number[]) => ({
+  p50: quantile(xs, 0.5),
+  p99: quantile(xs, 0.99),
+  max: xs.length ? xs.reduce((a, b) => Math.max(a, b)) : Number.NaN,
+})
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/** utime + stime of a process, seconds (clock ticks of 1/100 s). */
+export function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** The kernel's TCP counters this bench reads (system-wide, /proc/net/netstat): SYNs dropped at a full listen queue, SYNs clients sent again. */
+export function tcpCounters(): { listenOverflows: number; synRetrans: number } {
+  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n')
+  const names = lines.find((l) => l.startsWith('TcpExt:'))?.split(' ') ?? []
+  const values = lines.filter((l) => l.startsWith('TcpExt:'))[1]?.split(' ') ?? []
+  const get = (name: string) => Number(values[names.indexOf(name)] ?? Number.NaN)
+  return { listenOverflows: get('ListenOverflows'), synRetrans: get('TCPSynRetrans') }
+}
+
+/** API_KEYS of `n` keys (`k0`…), and the Basic header of each. */
+export function benchKeys(n: number): { setting: string; headers: string[] } {
+  const keys = Array.from({ length: n }, (_, i) => ({ key: `k${i}`, secret: `bench-burst-secret-${i}-0123456789` }))
+  return {
+    setting: keys.map((k) => `${k.key}:${k.secret}`).join(','),
+    headers: keys.map((k) => `Basic ${Buffer.from(`${k.key}:${k.secret}`).toString('base64')}`),
+  }
+}
+
+/** Where one service's CPU profile goes. */
+export const profileDirOf = (root: string, build: Build, run: number) => `${root}/${build.label.replace(/\W+/g, '-')}-${run + 1}`
+
+/** The commit a build's folder is at (its HEAD), short. */
+export const commitOf = (dir: string) => execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+
+/** One burst against a running service; every socket is closed before it returns. */
+export async function burst(
+  service: Service,
+  o: {
+    chainId: number
+    nodeUrl: string
+    subscribers: number
+    perBatch: number
+    everyMs: number
+    perKey: number
+    blocks: number
+    statusDeadlineMs: number
+  },
+): Promise<Omit<BurstRow, 'label' | 'commit'>> {
+  const { headers } = benchKeys(Math.ceil(o.subscribers / o.perKey))
+  const path = `/networks/${o.chainId}/stream`
+  const subs: Sub[] = []
+  const pid = service.process.pid!
+  const cpu0 = cpuSecondsOf(pid)
+  const tcp0 = tcpCounters()
+  const t0 = performance.now()
+  for (let i = 0; i < o.subscribers; i += o.perBatch) {
+    const wait = t0 + (i / o.perBatch) * o.everyMs - performance.now()
+    if (wait > 0) await sleep(wait)
+    for (let j = i; j < Math.min(o.subscribers, i + o.perBatch); j++)
+      subs.push(open(service.port, path, headers[Math.floor(j / o.perKey)]!))
+  }
+  const head0 = Number(await rpc<string>(o.nodeUrl, 'eth_blockNumber'))
+  const deadline = t0 + o.statusDeadlineMs
+  while (performance.now() < deadline && subs.some((s) => s.status === undefined || (s.status === 200 && s.firstAt === undefined)))
+    await sleep(100)
+  const cpuSeconds = cpuSecondsOf(pid) - cpu0
+  const tcp1 = tcpCounters()
+  // what the deadline found: later answers still count for the blocks, not here
+  const silent = subs.filter((s) => s.statusAt === undefined || s.statusAt - s.start > o.statusDeadlineMs).length
+  // the blocks after the burst: every subscriber should get each one
+  const last = head0 + o.blocks
+  while (Number(await rpc<string>(o.nodeUrl, 'eth_blockNumber')) < last) await sleep(200)
+  await sleep(3_000)
+  let blocksToAll = 0
+  for (let b = head0 + 1; b <= last; b++) if (subs.every((s) => s.blocks.has(b))) blocksToAll++
+  for (const s of subs) s.socket.destroy()
+  const opened = subs.filter((s) => s.status === 200)
+  return {
+    subscribers: o.subscribers,
+    opened: opened.length,
+    refused: subs.filter((s) => s.status !== undefined && s.status !== 200).length,
+    lateStatus: subs.filter((s) => s.status !== undefined).length - (o.subscribers - silent),
+    silent,
+    statusMs: spread(subs.flatMap((s) => (s.statusAt === undefined ? [] : [s.statusAt - s.start]))),
+    firstEventMs: spread(opened.flatMap((s) => (s.firstAt === undefined ? [] : [s.firstAt - s.start]))),
+    firstOver10s: subs.filter((s) => s.firstAt === undefined || s.firstAt - s.start > 10_000).length,
+    blocksToAll,
+    blocks: o.blocks,
+    cpuSeconds,
+    listenOverflows: tcp1.listenOverflows - tcp0.listenOverflows,
+    synRetrans: tcp1.synRetrans - tcp0.synRetrans,
+  }
+}
+
+/**
+ * Runs the burst `runs` times on each build, alternating which goes first, each on a fresh `next start` against the
+ * same devnet (so both builds meet the same machine and chain).
+ */
+export async function runStreamBurstBench(opts: {
+  builds: Build[]
+  runs: number
+  subscribers: number
+  perBatch: number
+  everyMs: number
+  perKey: number
+  blocks: number
+  blockSeconds: number
+  statusDeadlineMs: number
+  /** Where each service's output goes (`<label>-<run>.log`), when given. */
+  logDir?: string
+  /** Profile each service with node --cpu-prof into `<profileDir>/<label>-<run>/`, when given. */
+  profileDir?: string
+  log: (s: string) => void
+}): Promise<BurstRow[]> {
+  const CHAIN = 31337
+  const devnet = await startDevnet({ chainId: CHAIN, blockTimeSec: opts.blockSeconds, seedBlocks: 520, liveTraffic: false })
+  const proxy = await startCountingProxy(devnet.url)
+  const rows: BurstRow[] = []
+  try {
+    for (let run = 0; run < opts.runs; run++) {
+      const order = run % 2 === 0 ? opts.builds : [...opts.builds].reverse()
+      for (const build of order) {
+        const commit = commitOf(build.dir)
+        opts.log(`run ${run + 1}: ${build.label} (${commit}) — ${opts.subscribers} subscribers, ${opts.perBatch} every ${opts.everyMs} ms…`)
+        const service = await startService({
+          cwd: build.dir,
+          ...(opts.logDir ? { logFile: `${opts.logDir}/${build.label.replace(/\W+/g, '-')}-${run + 1}.log` } : {}),
+          // the default settings but the keys and the node: no ceiling raised
+          env: {
+            API_KEYS: benchKeys(Math.ceil(opts.subscribers / opts.perKey)).setting,
+            USE_PUBLIC_RPCS: 'false',
+            [`RPC_URL_${CHAIN}`]: proxy.url,
+            ...(opts.profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDirOf(opts.profileDir, build, run)}` } : {}),
+          },
+        })
+        try {
+          // warm: the chain's window and the stream route's bundle (one open, closed)
+          const warm = open(service.port, `/networks/${CHAIN}/stream`, benchKeys(1).headers[0]!)
+          for (let i = 0; i < 300 && warm.firstAt === undefined; i++) await sleep(100)
+          warm.socket.destroy()
+          await sleep(2_000)
+          const row = await burst(service, { chainId: CHAIN, nodeUrl: devnet.url, ...opts })
+          rows.push({ label: build.label, commit, ...row })
+          opts.log(`  ${JSON.stringify(rows.at(-1))}`)
+        } finally {
+          await service.stop()
+        }
+      }
+    }
+  } finally {
+    await proxy.close().catch(() => {})
+    await devnet.stop().catch(() => {})
+  }
+  return rows
+}
