@@ -107,7 +107,8 @@ export class PieceTracker {
 
   private view(headNumber: number): PendingPieces | undefined {
     const v = this.currentView
-    if (this.mode !== 'flashblocks' || !v || v.blockNumber <= headNumber) return undefined
+    // the pieces of a block that just sealed stand until the next block's first piece is read
+    if (this.mode !== 'flashblocks' || !v || v.blockNumber < headNumber) return undefined
     return this.now() - v.readAt <= VIEW_MAX_PIECES * v.cadenceMs ? v : undefined
   }
 
@@ -120,7 +121,8 @@ export class PieceTracker {
       const c = this.cadenceMs
       if (this.missed) return now + c / 2
       // the next grid point past now, a sixteenth of a piece after the pieces' phase
-      const k = Math.floor((now - this.phaseMs - c / 16) / c) + 1
+      // the first grid point at least a quarter of a piece ahead, a sixteenth of a piece after the pieces' phase
+      const k = Math.floor((now + c / 4 - this.phaseMs - c / 16) / c) + 1
       return this.phaseMs + k * c + c / 16
     }
     if (!sealed || sealed.blockIntervalMs > MAX_PROBED_INTERVAL_MS || now < this.probeAfter) return undefined
@@ -178,7 +180,6 @@ export class PieceTracker {
         lastChangeAt: at,
         readAt: at,
       }
-      this.missed = false
       this.changed(read.number, at)
       return
     }
@@ -190,7 +191,6 @@ export class PieceTracker {
       if (this.currentView) this.currentView = { ...this.currentView, readAt: at }
       return
     }
-    this.missed = false
     const added = extendsPrefix(prev.hashes, hashes) ? read.txs.slice(prev.hashes.length) : read.txs
     Object.assign(prev, { hashes, gasUsed: read.gasUsed, states: prev.states + 1, newest: byTip(added), lastChangeAt: at })
     this.changed(read.number, at)
@@ -205,7 +205,9 @@ export class PieceTracker {
       return
     }
     if (this.mode !== 'flashblocks' || !this.block) return
-    this.phaseMs = at % this.cadenceMs
+    // a piece the grid's look missed and the half-step look found came between them: the grid moves there
+    if (this.missed) this.phaseMs = (at - this.cadenceMs / 4) % this.cadenceMs
+    this.missed = false
     this.currentView = this.viewOf(this.block)
     this.parts.onPiece()
   }
@@ -249,7 +251,7 @@ export class PieceTracker {
     if (pieced < MIN_PIECED_BLOCKS || interval <= 0) return this.settle('none')
     this.pieces = Math.max(2, Math.round((interval * steps) / spreads))
     this.cadenceMs = interval / this.pieces
-    this.phaseMs = (this.block?.lastChangeAt ?? this.now()) % this.cadenceMs
+    this.phaseMs = ((this.block?.lastChangeAt ?? this.now()) - probe.spacingMs / 2) % this.cadenceMs
     this.settle('flashblocks')
     if (this.block) this.changed(this.block.number, this.block.lastChangeAt)
   }

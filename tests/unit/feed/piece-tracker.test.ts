@@ -1,0 +1,108 @@
+// The pending pieces' tracker on fake timers: a node that builds each block in pieces is found and followed once per
+// piece; a node whose pending block is its latest, or whose pool fills all at once after a block, is not.
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import type { PendingBlockRead } from '@/lib/upstream/read-pending'
+
+const { PieceTracker } = await import('@/lib/feed/piece-tracker')
+
+const T0 = 1_800_000_000_000
+const BLOCK_MS = 2_000
+
+/** A chain on the fake clock: block n+1 is built from T0 + n · 2 s; `pendingAt(t)` is what its node's pending block shows. */
+type Node = { reads: number; pendingAt: (t: number) => PendingBlockRead; headAt: (t: number) => number }
+
+const head = (t: number) => Math.floor((t - T0) / BLOCK_MS) + 100
+const read = (number: number, txs: number, t: number): PendingBlockRead => ({
+  number,
+  gasLimit: '60000000',
+  gasUsed: String(45_000 + txs * 21_000),
+  txs: Array.from({ length: txs }, (_, i) => ({ hash: `0x${number}-${i}`, gas: '21000', tip: String(1_000_000 + i) })),
+  readAt: t,
+})
+
+/** Pieces every `pieceMs`, piece 0 holding the deposit only and each later one three transfers. */
+const pieced =
+  (pieceMs: number): Node['pendingAt'] =>
+  (t) => {
+    const j = Math.floor(((t - T0) % BLOCK_MS) / pieceMs)
+    return read(head(t) + 1, 3 * j, t)
+  }
+/** A pool that fills in the first 300 ms after each block, a transaction every 20 ms (a devnet's traffic burst). */
+const poolBurst: Node['pendingAt'] = (t) => read(head(t) + 1, Math.min(15, Math.floor(((t - T0) % BLOCK_MS) / 20)), t)
+/** A node whose pending block is its latest. */
+const latestOnly: Node['pendingAt'] = (t) => read(head(t), 5, t)
+
+function track(pendingAt: Node['pendingAt']) {
+  const node = { reads: 0 }
+  const pieces: number[] = []
+  const tracker = new PieceTracker({
+    read: async () => {
+      node.reads++
+      return pendingAt(Date.now())
+    },
+    sealed: () => ({ headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS }),
+    warm: () => true,
+    onPiece: () => pieces.push(Date.now()),
+  })
+  tracker.wake()
+  return { tracker, node, pieces }
+}
+
+beforeEach(() => {
+  vi.useFakeTimers()
+  vi.setSystemTime(T0 + 1)
+})
+afterEach(() => vi.useRealTimers())
+
+describe('PieceTracker', () => {
+  test.each([
+    ['Base: 10 pieces of 200 ms', 200, 10],
+    ['Unichain-like: 8 pieces of 250 ms', 250, 8],
+  ])('behavior: %s: found, the cadence measured, then one read per piece', async (_, pieceMs, pieces) => {
+    const { tracker, node } = track(pieced(pieceMs))
+    await vi.advanceTimersByTimeAsync(4 * BLOCK_MS + 500)
+    expect(tracker.flashblocks).toBe(true)
+    const window = { headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS } as Parameters<typeof tracker.overlay>[0]
+    const view = tracker.overlay(window).pending!
+    expect(view).toMatchObject({ pieces, cadenceMs: BLOCK_MS / pieces, blockNumber: head(Date.now()) + 1 })
+    // the same object while the piece is the same: the per-window memos hold
+    expect(tracker.overlay(window)).toBe(tracker.overlay(window))
+    const before = node.reads
+    await vi.advanceTimersByTimeAsync(10 * BLOCK_MS)
+    const perPiece = (node.reads - before) / (10 * pieces)
+    expect(perPiece).toBeGreaterThanOrEqual(0.9)
+    expect(perPiece).toBeLessThanOrEqual(1.1)
+    // the piece of the node's pending block when it was last read
+    const now = tracker.overlay({ ...window, headNumber: head(Date.now()) }).pending!
+    expect(now.piece).toBe(Math.floor(((now.readAt - T0) % BLOCK_MS) / pieceMs))
+    expect(Date.now() - now.readAt).toBeLessThan(pieceMs)
+  })
+
+  test.each([
+    ['a node whose pending block is its latest', latestOnly],
+    ['a pool that fills all at once after each block (a devnet)', poolBurst],
+  ])('behavior: %s is not a flashblocks chain, and is not read again for 10 minutes', async (_, pendingAt) => {
+    const { tracker, node } = track(pendingAt)
+    await vi.advanceTimersByTimeAsync(4 * BLOCK_MS)
+    expect(tracker.flashblocks).toBe(false)
+    const before = node.reads
+    await vi.advanceTimersByTimeAsync(5 * 60_000)
+    expect(node.reads).toBe(before)
+    const window = { headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS } as Parameters<typeof tracker.overlay>[0]
+    expect(tracker.overlay(window)).toBe(window)
+  })
+
+  test('behavior: a view older than three pieces is not served (the reads stopped)', async () => {
+    let up = true
+    const { tracker } = track((t) => {
+      if (!up) throw new Error('down')
+      return pieced(200)(t)
+    })
+    await vi.advanceTimersByTimeAsync(4 * BLOCK_MS + 500)
+    const window = () => ({ headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS }) as Parameters<typeof tracker.overlay>[0]
+    expect(tracker.overlay(window()).pending).toBeDefined()
+    up = false
+    await vi.advanceTimersByTimeAsync(700)
+    expect(tracker.overlay(window()).pending).toBeUndefined()
+  })
+})
