@@ -100,6 +100,12 @@ describe('flashblocks', () => {
       .blockPrices[0]!
     expect(prices.estimatedPrices.find((e) => e.confidence === 99)!.maxPriorityFeePerGas * 1e9).toBeGreaterThan(Number(FLOOR))
 
+    // the burst goes on until a block it filled is sealed and in the window the answers come from
+    await eventually(
+      async () => ((f) => (Number(f.headers.get('x-block-number')) >= risen.pending!.blockNumber ? f : undefined))(await fees()),
+      'a sealed window that holds the burst',
+      30_000,
+    )
     pieced.burst(false)
     const calm = await eventually(
       async () => ((f) => (f.pending && !f.pending.full && tipsOf(f).every((t) => t === FLOOR) ? f : undefined))(await fees()),
