@@ -1,20 +1,22 @@
-// npm run bench:flashblocks [-- --pollers 100 --seconds 20 --no-build]
+// npm run bench:flashblocks [-- --pollers 100 --seconds 20 --every-ms 0 --no-build]
 // The upstream reads of a flashblocks chain under many pollers: one next start on its defaults against the fake
 // Base node of scripts/devnet/flashblocks-node.ts (2-s blocks in 10 pieces of 200 ms), each poller asking
-// suggestedGasFees as fast as it is answered. Prints a table.
+// suggestedGasFees as fast as it is answered, or every `--every-ms`. Prints a table.
 import { startFlashblocksNode } from './devnet/flashblocks-node'
 import { startService } from './devnet/service'
 import { ensureFreshBuild } from './devnet/fresh-build'
 import { parseCommandLine, usageExit } from './cli/cli-args'
 
-const USAGE = 'usage: npm run bench:flashblocks -- [--pollers 100] [--seconds 20] [--no-build]'
+const USAGE = 'usage: npm run bench:flashblocks -- [--pollers 100] [--seconds 20] [--every-ms 0] [--no-build]'
 const { values } = parseCommandLine(USAGE, {
   pollers: { type: 'string', default: '100' },
   seconds: { type: 'string', default: '20' },
+  'every-ms': { type: 'string', default: '0' },
   'no-build': { type: 'boolean', default: false },
 })
-const [pollers, seconds] = [values.pollers, values.seconds].map(Number)
-if (![pollers, seconds].every((n) => Number.isInteger(n) && n! > 0)) usageExit(USAGE, 'every value must be a positive whole number')
+const [pollers, seconds, everyMs] = [values.pollers, values.seconds, values['every-ms']].map(Number)
+if (![pollers, seconds].every((n) => Number.isInteger(n) && n! > 0) || !(Number.isInteger(everyMs) && everyMs! >= 0))
+  usageExit(USAGE, 'every value must be a positive whole number')
 if (!values['no-build']) await ensureFreshBuild()
 
 const node = await startFlashblocksNode({ chainId: 8453 })
@@ -51,6 +53,7 @@ try {
         }
         latencies.push(performance.now() - s)
         if (body.pending) pieces.add(`${body.pending.blockNumber}.${body.pending.piece}`)
+        if (everyMs) await new Promise((r) => setTimeout(r, everyMs))
       }
     }),
   )

@@ -67,6 +67,8 @@ export class PieceTracker {
   private phaseMs = 0
   private block?: BlockSeen
   private flatBlocks = 0
+  /** Reads in a row whose pending block was no newer than the sealed head. */
+  private latestReads = 0
   /** Whether the last read in step with the pieces found nothing new: the next looks half a piece later, and the phase follows. */
   private missed = false
   private timer?: ReturnType<typeof setTimeout>
@@ -157,13 +159,16 @@ export class PieceTracker {
   /** Takes one read of `pending`: a new block, a new piece of the held one, or nothing new. */
   private take(read: PendingBlockRead): void {
     const sealed = this.parts.sealed()
-    // a node whose pending block is its latest builds none
+    // a node whose pending block is its latest builds none; one such read can be a race with the block's seal
     if (sealed && read.number <= sealed.headNumber) {
-      if (this.mode !== 'none') this.settle('none')
+      if (++this.latestReads > PROBE_READS_PER_INTERVAL) this.settle('none')
       return
     }
+    this.latestReads = 0
     const hashes = read.txs.map((t) => t.hash)
     const prev = this.block
+    // an answer that overtook a newer one
+    if (prev && read.number < prev.number) return
     const at = read.readAt
     if (!prev || read.number !== prev.number) {
       if (prev && this.mode === 'flashblocks') this.flatBlocks = prev.states > 1 ? 0 : this.flatBlocks + 1
@@ -260,6 +265,7 @@ export class PieceTracker {
     this.mode = mode
     this.probe = undefined
     this.flatBlocks = 0
+    this.latestReads = 0
     this.probeAfter = this.now() + REPROBE_MS
     if (mode === 'none') this.currentView = undefined
   }
