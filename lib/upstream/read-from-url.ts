@@ -50,6 +50,11 @@ const MAX_ANCHOR_DISTANCE = 100_000
  * block 2 blocks back (BSC's fast finality) would measure one rounded timestamp difference.
  */
 export const MIN_ANCHOR_DISTANCE = 64
+/**
+ * ...and over at least this long (s) unless it is the window's oldest block: timestamps are whole seconds, so on
+ * sub-second blocks (BSC 450 ms, Monad 300 ms, Arbitrum 250 ms) 64 blocks would measure the interval within ±5%.
+ */
+export const MIN_ANCHOR_SECONDS = 60
 /** A provider that caps eth_feeHistory below the window is paged, in one more batch, at most this many pages. */
 const MAX_PAGES = 20
 /** Re-anchor the interval measurement when its anchor is older than this many windows. */
@@ -148,7 +153,10 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
 
   const distance = (h: { number: number }) => headNumber - h.number
   const usable = (h: RpcBlockHeader | undefined) =>
-    h && distance(h) > 0 && distance(h) <= MAX_ANCHOR_DISTANCE && (distance(h) >= MIN_ANCHOR_DISTANCE || h.number <= fh.oldestBlock)
+    h &&
+    distance(h) > 0 &&
+    distance(h) <= MAX_ANCHOR_DISTANCE &&
+    ((distance(h) >= MIN_ANCHOR_DISTANCE && headHeader.timestamp - h.timestamp >= MIN_ANCHOR_SECONDS) || h.number <= fh.oldestBlock)
       ? { number: h.number, timestamp: h.timestamp }
       : null
   let anchor: { number: number; timestamp: number } | null = usable(freshAnchor) ?? usable(finalized) ?? (anchorDue ? null : prevAnchor)
