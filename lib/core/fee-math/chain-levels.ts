@@ -34,16 +34,13 @@ export type LevelRules = {
 
 /**
  * The lowest real tip (> IGNORE_TIP_WEI: a system's or a builder's) any block of the tip window accepted, wei: the
- * 0th-percentile rewards of the policy's tip window; 0 without one.
+ * smallest reward above that at any percentile asked of each block; 0 without one.
  */
 export function lowestAcceptedTip(data: FeeData, tipWindowMs: number): bigint {
-  const column = data.rewardPercentiles.indexOf(0)
-  if (column < 0) return 0n
   const blocks = Math.min(data.rewards.length, Math.ceil(tipWindowMs / Math.max(1, data.blockIntervalMs)))
   let lowest: bigint | undefined
   for (const row of data.rewards.slice(data.rewards.length - blocks)) {
-    const tip = row[column]
-    if (tip !== undefined && tip > IGNORE_TIP_WEI && (lowest === undefined || tip < lowest)) lowest = tip
+    for (const tip of row) if (tip > IGNORE_TIP_WEI && (lowest === undefined || tip < lowest)) lowest = tip
   }
   return lowest ?? 0n
 }

@@ -52,13 +52,13 @@ describe('BNB Smart Chain (56): base fee 0, max fee = tip, no tip below the lowe
     for (const u of LEVELS) expect(levels[u].maxFeePerGas).toBe(levels[u].maxPriorityFeePerGas)
   })
 
-  test('behavior: validators that raised their floor to 0.3 gwei: every tip at least 0.3 gwei though the quantiles sit lower', () => {
-    // every block accepted tips from 0.3 gwei on; the levels' quantiles of the cheapest tips are 0.3 too, so make
-    // the window's percentiles 0 (a system transaction at 0 wei) but the 1st percentile real
-    const rewards = Array.from({ length: 500 }, () => [300_000_000n, 300_000_000n, 300_000_000n, 400_000_000n, 500_000_000n, 900_000_000n])
+  test("behavior: validators that raised their floor to 0.3 gwei, blocks led by a 0-wei system transaction: every tip 0.3 gwei, not the policy's 0.1", () => {
+    // percentiles 0, 1, 5, 10 land on the system transaction; 50 and 100 on the users' 0.3 and 0.9 gwei
+    const rewards = Array.from({ length: 500 }, () => [0n, 0n, 0n, 0n, 300_000_000n, 900_000_000n])
     const window = { ...makeWindow({ baseFees: Array(500).fill(0n), next: 0n, rewards, intervalMs: 450 }), chainId: 56 }
     expect(lowestAcceptedTip(toFeeData(window), 600_000)).toBe(300_000_000n)
-    for (const u of LEVELS) expect(windowLevels(window, chainFeePolicy(56))[u].maxPriorityFeePerGas >= 300_000_000n).toBe(true)
+    for (const u of LEVELS) expect(windowLevels(window, chainFeePolicy(56))[u].maxPriorityFeePerGas).toBe(300_000_000n)
+    expect(estimateLevels(toFeeData(window), chainFeePolicy(56)).low.maxPriorityFeePerGas).toBe(100_000_000n)
   })
 
   test('args: tips of 2 wei or less (system transactions) are not an accepted tip', () => {
