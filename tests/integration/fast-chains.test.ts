@@ -30,7 +30,14 @@ const flat =
   () => ({ baseFee, gasUsedRatio, tips })
 const chains: Record<string, FastChain> = {
   // a 0-wei system transaction leads every block; users pay 0.3–1 gwei
-  bsc: { chainId: 56, startHead: 60_000_000, intervalMs: 450, finalizedDepth: 2, block: flat(0n, [0n, 300n * MWEI, 500n * MWEI, GWEI]) },
+  bsc: {
+    chainId: 56,
+    startHead: 60_000_000,
+    intervalMs: 450,
+    finalizedDepth: 2,
+    blobs: true,
+    block: flat(0n, [0n, 300n * MWEI, 500n * MWEI, GWEI]),
+  },
   // GasPriceOracle at Fjord with GasPriceOracle.t.sol's parameters: getL1FeeUpperBound(161) = 111,214 wei
   opBnb: {
     chainId: 204,
@@ -196,7 +203,7 @@ describe('BNB Smart Chain (56)', () => {
       }
     })
     const res = await get(56, 'gasprices/blockprices?chainid=56')
-    expect(res.status).toBe(200)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
     const prices = (res.body.blockPrices as { estimatedPrices: { maxFeePerGas: number; maxPriorityFeePerGas: number }[] }[])[0]!
     for (const p of prices.estimatedPrices) {
       expect(p.maxFeePerGas).toBe(p.maxPriorityFeePerGas)

@@ -28,6 +28,8 @@ export type FastChain = {
   arbitrum?: boolean
   /** How far 'finalized' trails the head (default 64; BSC's fast finality: 2). */
   finalizedDepth?: number
+  /** The chain takes blobs (BSC): headers and eth_feeHistory carry the blob fields, blob base fee 1 wei, no blobs. */
+  blobs?: boolean
 }
 
 export type FastChainNode = {
@@ -66,6 +68,7 @@ export async function startFastChainNode(chain: FastChain): Promise<FastChainNod
       gasLimit: hex(30_000_000),
       gasUsed: hex(Math.round(b.gasUsedRatio * 30_000_000)),
       extraData: '0x',
+      ...(chain.blobs ? { excessBlobGas: '0x0', blobGasUsed: '0x0' } : {}),
       transactions: b.tips.map((_, i) => `0x${(n * 1000 + i).toString(16).padStart(64, '0')}`),
     }
   }
@@ -108,6 +111,7 @@ export async function startFastChainNode(chain: FastChain): Promise<FastChainNod
           baseFeePerGas: [...blocks.map((b) => hex(b.baseFee)), hex(next)],
           gasUsedRatio: blocks.map((b) => b.gasUsedRatio),
           reward: blocks.map((b) => pcts.map((p) => hex(b.tips.length ? percentileNearestRank(b.tips, p) : 0n))),
+          ...(chain.blobs ? { baseFeePerBlobGas: [...blocks.map(() => '0x1'), '0x1'], blobGasUsedRatio: blocks.map(() => 0) } : {}),
         }
       }
       case 'eth_call': {
