@@ -9,6 +9,7 @@ import { CostPanel, type NativeCurrency } from './cost-panel'
 import { FeeChart } from './fee-chart'
 import { congestionLevel, formatAge, formatWait } from './format'
 import { Gwei } from './gwei'
+import { formatPieceWait, PiecesNote } from './pieces-note'
 import { subscribeChainFeed } from './live-feed'
 import { ErrorState, Skeleton } from './states'
 import { useNow } from './use-now'
@@ -63,6 +64,7 @@ export function ChainView({ chainId, name, nativeCurrency }: { chainId: number; 
         <h2 id="levels-heading" className="text-lg font-semibold">
           Suggested fees
         </h2>
+        {data?.fees.pending ? <PiecesNote pending={data.fees.pending} /> : null}
         <div className="mt-3 grid grid-cols-1 gap-4 md:grid-cols-3">
           {LEVELS.map(([key, title, hint]) => {
             const level = data?.fees[key]
@@ -92,7 +94,9 @@ export function ChainView({ chainId, name, nativeCurrency }: { chainId: number; 
                     <div>
                       <dt className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">Expected wait</dt>
                       <dd data-testid={`${key}-wait`} data-min={level.minWaitTimeEstimate} data-max={level.maxWaitTimeEstimate}>
-                        {formatWait(level.minWaitTimeEstimate, level.maxWaitTimeEstimate)}
+                        {data?.fees.pending
+                          ? formatPieceWait(level.minWaitTimeEstimate, level.maxWaitTimeEstimate, data.fees.pending.cadenceMs)
+                          : formatWait(level.minWaitTimeEstimate, level.maxWaitTimeEstimate)}
                       </dd>
                     </div>
                   </dl>

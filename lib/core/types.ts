@@ -53,8 +53,35 @@ export type FeeWindow = {
    * only GET gasPrices answers from such a window.
    */
   legacy?: true
+  /**
+   * On a flashblocks chain, the block under construction as the node's `pending` block shows it (lib/feed
+   * piece-tracker.ts), laid over the sealed window while it is current; absent on every other chain.
+   */
+  pending?: PendingPieces
   /** When the window was read from the node, ms since the epoch. */
   fetchedAt: number
+}
+
+/**
+ * A flashblocks chain's block under construction (ethereum-optimism/specs protocol/flashblocks.md), JSON-plain:
+ * how far its pieces got, and the tips that got into the newest piece seen. Gas and tips in wei (decimal strings).
+ */
+export type PendingPieces = {
+  /** The block being built: the sealed head + 1. */
+  blockNumber: number
+  /** The piece the pending block has reached: 0 holds the system transactions only, user pieces are 1…pieces. */
+  piece: number
+  /** Pieces per block: the block interval over the measured cadence. */
+  pieces: number
+  /** The measured time from one piece to the next, ms. */
+  cadenceMs: number
+  gasLimit: string
+  /** Gas used so far by the block's committed pieces. */
+  gasUsed: string
+  /** The user transactions that came with the newest piece seen: effective tip and declared gas limit, tips ascending. */
+  newest: { tip: string; gas: string }[]
+  /** When the node's pending block was read, ms since the epoch. */
+  readAt: number
 }
 
 /**
@@ -138,6 +165,8 @@ export type FeeData = {
   rewardPercentiles: number[]
   rewards: bigint[][]
   blockIntervalMs: number
+  /** The block under construction on a flashblocks chain (FeeWindow.pending). */
+  pending?: PendingPieces
 }
 
 export type Urgency = 'low' | 'medium' | 'high'

@@ -13,6 +13,8 @@ import { nextRead } from './read-timing/next-read'
 import { backoffMs, decide, headLagging, staleAt } from './rules'
 import type { LoadResult, WindowStore } from './window-store'
 import type { FeedSettings } from './feed-settings'
+import { PieceTracker } from './piece-tracker'
+import type { PendingBlockRead } from '../upstream/read-pending'
 
 /** A window as served: whether it is stale (a read failed or is late, or the head lags) and until when it is fresh. */
 export type CachedFeeWindow = { window: FeedWindow; stale: boolean; freshUntil: number }
@@ -32,6 +34,8 @@ export type ChainFeedParts = {
   countSources?: boolean
   /** The read timing (lib/feed/read-timing/next-read.ts nextRead; another plan in tests of the ceiling). */
   plan?: typeof nextRead
+  /** The node's `pending` block (lib/upstream/read-pending.ts): a chain built in pieces is followed piece by piece. */
+  readPending?: () => Promise<PendingBlockRead>
 }
 
 /**
@@ -48,16 +52,15 @@ export class ChainFeed {
   private lastReadMs?: number
   /** When the newest upstream reads started (this process's, and the group's it was told of), ms since the epoch. */
   private starts: number[] = []
-  /**
-   * After a load that brought no newer window (the group's ceiling, or a slow reader elsewhere
-   * holding the lock), the timer tries again no sooner than this: a quarter of the period later.
-   */
+  /** After a load that brought no newer window (the group's ceiling, a slow reader elsewhere), no try before this. */
   private turnedAwayUntil = Number.NEGATIVE_INFINITY
   /** The chain's pace on the wall clock, from when this process first held each head. */
   private readonly wallPace = new WallPace()
   private warmUntil = Number.NEGATIVE_INFINITY
   private readonly listeners = new Set<() => void>()
   private timer?: { handle: ReturnType<typeof setTimeout>; at: number }
+  /** The chain's pending pieces (Flashblocks), laid over the window served while current. */
+  readonly pieces?: PieceTracker
 
   constructor(
     readonly chain: ChainConfig,
@@ -65,6 +68,8 @@ export class ChainFeed {
   ) {
     this.settings = parts.settings
     this.now = parts.now ?? (() => Date.now())
+    const [read, sealed, warm, onPiece] = [parts.readPending, () => this.held(), () => this.warm(), () => this.notify()]
+    if (read) this.pieces = new PieceTracker({ read, sealed, warm, onPiece, now: this.now })
   }
 
   /** New settings (the configuration changed); the state is kept. */
@@ -83,9 +88,8 @@ export class ChainFeed {
   }
 
   /**
-   * The read ceiling's period: the chain's period, or its blocks' pace on the wall clock when that is
-   * slower (a devnet whose timestamps advance 1 s per 2-s block has a 1-s period by its stamps):
-   * the median wall time per block between the last heads this process took (at least 5), ms.
+   * The read ceiling's period, ms: the chain's period, or its blocks' pace on the wall clock when that is slower
+   * (a devnet whose stamps advance 1 s per 2-s block): the median wall time per block of the last heads taken.
    */
   ceilingPeriodMs(window = this.held()): number {
     const period = this.periodMs(window)
@@ -94,9 +98,8 @@ export class ChainFeed {
   }
 
   /**
-   * Until when a window is fresh: its next read, never later than FRESH_PERIODS periods after it was read (a
-   * window from an instance whose clock runs ahead), the period counted on the wall clock where the chain's
-   * blocks come slower than its timestamps say; one period when it carries no next read.
+   * Until when a window is fresh: its next read, never later than FRESH_PERIODS periods (ceilingPeriodMs) after
+   * it was read (an instance whose clock runs ahead); one period when it carries no next read.
    */
   freshUntil(window: FeedWindow): number {
     const period = this.ceilingPeriodMs(window)
@@ -176,12 +179,13 @@ export class ChainFeed {
     this.warmUntil = Number.NEGATIVE_INFINITY
     this.listeners.clear()
     this.clearTimer()
+    this.pieces?.stop()
   }
 
   private served(window: FeedWindow, stale: boolean): CachedFeeWindow {
     // a lagging head is served, but never as current data
     return {
-      window,
+      window: this.pieces ? this.pieces.overlay(window) : window,
       stale: stale || headLagging(window, this.now(), this.settings.maxHeadAgeMs),
       freshUntil: this.freshUntil(window),
     }
@@ -208,13 +212,11 @@ export class ChainFeed {
     this.timer = undefined
   }
 
-  /**
-   * Arms the timer for the next due read while the chain is warm: when the window's next read is due, not
-   * before a failure's back-off ends, the ceiling allows a read, or a load turned away may try again.
-   */
+  /** Arms the timer for the next due read while warm: past the next read, a failure's back-off, the ceiling, a turned-away load. */
   private arm(): void {
     const now = this.now()
     if (!this.warm(now)) return this.clearTimer()
+    this.pieces?.wake()
     if (this.reading) return
     const window = this.held()
     let at = window ? this.freshUntil(window) : now
@@ -236,10 +238,7 @@ export class ChainFeed {
     this.timer = { handle, at }
   }
 
-  /**
-   * Starts a read through the store (or returns the one under way); undefined when the read ceiling
-   * allows none now. The read's end arms the timer again.
-   */
+  /** Starts a read through the store (or returns the one under way); undefined when the read ceiling allows none now. */
   private startRead(): Promise<FeedWindow> | undefined {
     if (this.reading) return this.reading.promise
     const startedAt = this.now()
@@ -256,12 +255,10 @@ export class ChainFeed {
       .then(
         ({ window, source, groupStarts }: LoadResult) => {
           if (this.parts.countSources) count('gas_api_shared_reads_total', { chain: this.chain.id, source })
-          // turned away by the group's ceiling: its reads count here too, so the next try waits for
-          // the period the group's ceiling allows (another machine's clock never puts one ahead of now)
+          // turned away by the group's ceiling: its reads count here too (another clock never puts one ahead of now)
           if (groupStarts) this.noteStarts(groupStarts.map((t) => Math.min(t, this.now())))
           this.wallPace.note(window.headNumber, this.now())
-          // the window held, handed back under the ceiling, is no news and ends no failure: nothing
-          // was read. A newer one (read here, or by another instance) is, and does
+          // the window held, handed back under the ceiling, is no news and ends no failure; a newer one is, and does
           if (window.fetchedAt <= (before?.fetchedAt ?? Number.NEGATIVE_INFINITY)) {
             this.turnedAwayUntil = this.now() + this.ceilingPeriodMs() / 4
             return window

@@ -5,6 +5,7 @@ import type { ChainConfig } from '../chains/registry'
 import { processSingleton } from '../runtime/process-singleton'
 import type { FeedWindow } from './feed-window'
 import { readFeeWindow } from '../upstream/read-fee-window'
+import { readPendingBlock } from '../upstream/read-pending'
 import { ChainFeed } from './chain-feed'
 import type { FeedSettings } from './feed-settings'
 import { dataCacheLayer, layeredStore, redisLayer, type WindowLayer } from './window-store'
@@ -68,6 +69,7 @@ export function chainFeed(chain: ChainConfig, settings: FeedsSettings): ChainFee
     settings,
     store: layeredStore(layers),
     read: readFeeWindow,
+    readPending: () => readPendingBlock(chain.rpcUrls, settings.rpcTimeoutMs),
     behind,
     countSources: settings.sharedStore,
   })

@@ -61,6 +61,8 @@ export type ReportMeta = {
   /** ms since the epoch */
   freshUntil: number
   stale: boolean
+  /** On a flashblocks chain: the block under construction and the piece the answer follows. */
+  pending?: { blockNumber: number; piece: number }
 }
 
 const metaOf = (window: FeeWindow, stale: boolean, freshUntil: number): ReportMeta => ({
@@ -71,6 +73,7 @@ const metaOf = (window: FeeWindow, stale: boolean, freshUntil: number): ReportMe
   fetchedAt: window.fetchedAt,
   freshUntil,
   stale,
+  ...(window.pending ? { pending: { blockNumber: window.pending.blockNumber, piece: window.pending.piece } } : {}),
 })
 
 /** The window a request is answered from, with its meta; `feeMarket` refuses a chain without EIP-1559. */

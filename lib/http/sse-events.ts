@@ -9,8 +9,10 @@ export function feesEvent(
   stale: boolean,
   bodies: Record<'suggestedGasFees' | 'busyThreshold' | 'baseFeePercentile' | 'baseFeeHistory' | 'baseFeeForecast', string>,
   blobFees?: string,
+  pending?: { blockNumber: number; piece: number },
 ): string {
-  const data = `{"blockNumber":${blockNumber},"stale":${stale},"suggestedGasFees":${bodies.suggestedGasFees},"busyThreshold":${bodies.busyThreshold},"baseFeePercentile":${bodies.baseFeePercentile},"baseFeeHistory":${bodies.baseFeeHistory},"baseFeeForecast":${bodies.baseFeeForecast}}`
+  const piece = pending ? `"pending":{"blockNumber":${pending.blockNumber},"piece":${pending.piece}},` : ''
+  const data = `{"blockNumber":${blockNumber},"stale":${stale},${piece}"suggestedGasFees":${bodies.suggestedGasFees},"busyThreshold":${bodies.busyThreshold},"baseFeePercentile":${bodies.baseFeePercentile},"baseFeeHistory":${bodies.baseFeeHistory},"baseFeeForecast":${bodies.baseFeeForecast}}`
   // the blob fees go after every other key: the object's closing brace gives way to them
   const withBlobs = blobFees === undefined ? data : `${data.slice(0, -1)},"blobFees":${blobFees}}`
   return `event: fees\nid: ${blockNumber}\ndata: ${withBlobs}\n\n`

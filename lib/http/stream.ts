@@ -27,7 +27,7 @@ type Subscriber = {
   /** When the server ends the stream (STREAM_MAX_SECONDS after it opened), ms since the epoch. */
   until: number
   /** The last `fees` event this subscriber was sent (block, staleness), and whether an `error` event came after it. */
-  sentFees?: { block: number; stale: boolean }
+  sentFees?: { block: number; piece?: string; stale: boolean }
   inError: boolean
   closed: boolean
   close(reason: 'client' | 'duration' | 'slow'): void
@@ -54,11 +54,11 @@ type Hub = {
 }
 
 /** What a stream says about a chain: a window (its block and staleness), or a failure; with the event's bytes. */
-type State = { kind: 'fees'; block: number; stale: boolean; bytes: Uint8Array } | { kind: 'error'; bytes: Uint8Array }
+type State = { kind: 'fees'; block: number; piece?: string; stale: boolean; bytes: Uint8Array } | { kind: 'error'; bytes: Uint8Array }
 
-/** A short name of a state: a change of it is what is pushed. Every failure of a streak is one state. */
-const keyOf = (s: Pick<State, 'kind'> & { block?: number; stale?: boolean }) =>
-  s.kind === 'error' ? 'error' : `fees:${s.block}:${s.stale}`
+/** A short name of a state: a change of it (a block, a flashblocks piece, staleness) is what is pushed. Every failure of a streak is one state. */
+const keyOf = (s: Pick<State, 'kind'> & { block?: number; piece?: string; stale?: boolean }) =>
+  s.kind === 'error' ? 'error' : `fees:${s.block}:${s.piece ?? ''}:${s.stale}`
 
 const hubs = processSingleton('stream-hubs', () => new Map<number, Hub>())
 
@@ -75,11 +75,12 @@ async function currentState(
   try {
     // the hub's looks are not requests: they stay out of the cache-lookup counter
     const { bodies, meta, blobFees } = await getFeeReport(chainId, { countLookup: false })
-    const key = keyOf({ kind: 'fees', block: meta.blockNumber, stale: meta.stale })
+    const piece = meta.pending && `${meta.pending.blockNumber}.${meta.pending.piece}`
+    const key = keyOf({ kind: 'fees', block: meta.blockNumber, piece, stale: meta.stale })
     const timing = { intervalMs: meta.blockIntervalMs, freshUntil: meta.freshUntil }
     if (known && key === keyOf(known)) return { key, ...timing }
-    const bytes = encoder.encode(feesEvent(meta.blockNumber, meta.stale, bodies, blobFees))
-    return { key, ...timing, state: { kind: 'fees', block: meta.blockNumber, stale: meta.stale, bytes } }
+    const bytes = encoder.encode(feesEvent(meta.blockNumber, meta.stale, bodies, blobFees, meta.pending))
+    return { key, ...timing, state: { kind: 'fees', block: meta.blockNumber, piece, stale: meta.stale, bytes } }
   } catch (err) {
     if (known?.kind === 'error') return { key: 'error', error: err }
     // toErrorResponse logs upstream errors: once per failure streak, not once per look
@@ -102,9 +103,10 @@ function deliver(hub: { chainId: number }, sub: Subscriber, state: State): void 
     return
   }
   const prev = sub.sentFees
-  if (prev && (state.block < prev.block || (state.block === prev.block && state.stale === prev.stale && !sub.inError))) return
+  const same = state.block === prev?.block && state.stale === prev.stale && state.piece === prev.piece
+  if (prev && (state.block < prev.block || (same && !sub.inError))) return
   if (send(sub, state.bytes)) {
-    sub.sentFees = { block: state.block, stale: state.stale }
+    sub.sentFees = { block: state.block, piece: state.piece, stale: state.stale }
     sub.inError = false
     count('gas_api_stream_events_total', { chain: hub.chainId, event: 'fees' })
   }

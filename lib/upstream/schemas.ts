@@ -1,9 +1,9 @@
 import { z } from 'zod'
 
 /** Raw JSON-RPC shapes (hex quantities). Amounts are bounded to uint128 so absurd values fail here. */
-const Uint128Hex = z.string().regex(/^0x[0-9a-fA-F]{1,32}$/, 'a hex quantity of at most 128 bits')
+export const Uint128Hex = z.string().regex(/^0x[0-9a-fA-F]{1,32}$/, 'a hex quantity of at most 128 bits')
 /** Block numbers and timestamps must fit a JS safe integer. */
-const SafeIntHex = z
+export const SafeIntHex = z
   .string()
   .regex(/^0x[0-9a-fA-F]{1,14}$/, 'a hex quantity')
   .transform((h) => Number.parseInt(h, 16))

@@ -13,7 +13,8 @@ import type {
   SuggestedGasFees,
   TransactionCostBody,
 } from './schemas'
-import type { FeeWindow, LevelEstimate, Urgency } from '../types'
+import type { FeeWindow, LevelEstimate, PendingPieces, Urgency } from '../types'
+import { piecesFull } from '../fee-math/flashblocks'
 import { toFeeData } from '../fee-math/fee-data'
 import { blobFeesOf, type BlobFees } from '../fee-math/blob-fees'
 import type { TransactionCost } from '../fee-math/transaction-cost'
@@ -71,6 +72,14 @@ function forecastBody(headNumber: number, forecast: BaseFeeForecast): BaseFeeFor
   }
 }
 
+const pendingBody = (p: PendingPieces) => ({
+  blockNumber: p.blockNumber,
+  piece: p.piece,
+  pieces: p.pieces,
+  cadenceMs: p.cadenceMs,
+  full: piecesFull(p),
+})
+
 const pair = ([a, b]: [bigint, bigint]): [string, string] => [formatGwei(a), formatGwei(b)]
 
 /** Computes every endpoint's answer from one window, by the chain's fee policy: wei math inside, decimal gwei strings out. */
@@ -94,6 +103,7 @@ export function buildFeeReport(window: FeeWindow, policy: ChainFeePolicy = chain
       historicalBaseFeeRange: pair(stats.range),
       priorityFeeTrend: priorityFeeTrend(data),
       baseFeeTrend: baseFeeTrend(data),
+      ...(window.pending ? { pending: pendingBody(window.pending) } : {}),
     },
     busyThreshold: { busyThreshold: formatGwei(stats.p90) },
     baseFeePercentile: { baseFeePercentile: formatGwei(stats.p50) },
@@ -140,6 +150,8 @@ export function buildTransactionCost(cost: TransactionCost): TransactionCostBody
     maxFee: formatGwei(cost.levels[u].maxFee),
     maxPriorityFeePerGas: formatGwei(cost.levels[u].maxPriorityFeePerGas),
     maxFeePerGas: formatGwei(cost.levels[u].maxFeePerGas),
+    minWaitTimeEstimate: cost.levels[u].minWaitTimeMs,
+    maxWaitTimeEstimate: cost.levels[u].maxWaitTimeMs,
   })
   return {
     blockNumber: cost.blockNumber,

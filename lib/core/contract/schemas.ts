@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PendingPiecesSchema } from './pending-schema'
 import { BLOB_FORECAST_HORIZONS } from '../fee-math/blob-forecast'
 import { FORECAST_HORIZONS } from '../fee-math/forecast'
 
@@ -36,6 +37,7 @@ export const SuggestedGasFeesSchema = z.object({
   historicalBaseFeeRange: RangeSchema,
   priorityFeeTrend: TrendSchema,
   baseFeeTrend: TrendSchema,
+  pending: PendingPiecesSchema.optional(),
 })
 
 export const BusyThresholdSchema = z.object({ busyThreshold: GweiSchema })
@@ -189,6 +191,11 @@ export const TransactionCostLevelSchema = z.object({
     description:
       "The max fee per gas maxFee assumes: the level's suggestedMaxFeePerGas, raised by what the tip was raised; a chain without EIP-1559: the level's gas price.",
   }),
+  minWaitTimeEstimate: z.number().int().nonnegative().meta({
+    description:
+      "The level's shortest wait, ms; on a flashblocks chain for a transaction of this gas limit: a limit beyond the room the next pieces leave waits for a later piece.",
+  }),
+  maxWaitTimeEstimate: z.number().int().nonnegative().meta({ description: "The level's promised wait, ms (as minWaitTimeEstimate)." }),
 })
 
 /** GET /networks/{chainId}/transactionCost: a transaction's whole cost, per level. */
@@ -290,6 +297,8 @@ export type SupportedChainNames = z.infer<typeof SupportedChainNamesSchema>
 export const FeesEventSchema = z.object({
   blockNumber: z.number().int().nonnegative(),
   stale: z.boolean(),
+  /** Only on flashblocks chains: the pending block and the piece this event is for (at most one event per piece). */
+  pending: z.object({ blockNumber: z.number().int().nonnegative(), piece: z.number().int().nonnegative() }).optional(),
   suggestedGasFees: SuggestedGasFeesSchema,
   busyThreshold: BusyThresholdSchema,
   baseFeePercentile: BaseFeePercentileSchema,

@@ -4,6 +4,7 @@ import type { FeeData, LevelEstimate, Urgency } from '../types'
 import { answerAgeBlocks } from '../contract/freshness'
 import { mulDivCeil, PPM } from '../units'
 import { baseFeeCap, fitForecast, FORECAST_HORIZONS, type ForecastModel } from './forecast'
+import { pieceLevels } from './flashblocks'
 
 /** Per level (as MetaMask's gas-fee-controller): the promised wait in blocks, and the share that should get in within it. */
 export const LEVEL_SETTINGS: Record<Urgency, { targetInclusion: number; minWaitBlocks: number; maxWaitBlocks: number }> = {
@@ -154,7 +155,8 @@ export function levelBaseFeeCaps(model: ForecastModel, blockIntervalMs: number):
 
 /**
  * The three levels, by the chain's fee policy: tip by inclusionTip over the chain's floor, max fee the level's
- * base-fee cap plus the tip; both fields hold low ≤ medium ≤ high.
+ * base-fee cap plus the tip; both fields hold low ≤ medium ≤ high. On a flashblocks chain (data.pending) the tips
+ * and waits come from the pieces being built (./flashblocks.ts pieceLevels).
  */
 export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_FEE_POLICY): Record<Urgency, LevelEstimate> {
   const model = levelForecastModel(data, policy)
@@ -174,6 +176,7 @@ export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_F
     }
     floorTip = tip
   }
+  if (data.pending) return pieceLevels(out, data.pending, policy.ignoresTips ? null : policy.minSuggestedPriorityFeeWei)
   return out
 }
 

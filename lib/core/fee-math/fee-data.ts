@@ -9,5 +9,6 @@ export function toFeeData(window: FeeWindow): FeeData {
     rewardPercentiles: window.rewardPercentiles,
     rewards: window.reward.map((row) => row.map(BigInt)),
     blockIntervalMs: window.blockIntervalMs,
+    ...(window.pending ? { pending: window.pending } : {}),
   }
 }

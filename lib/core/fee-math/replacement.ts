@@ -213,7 +213,7 @@ export function minimumReplacement(fees: TransactionFees, rules: readonly Replac
 
 /** What a level suggests now, wei: EIP-1559 fees (absent on a chain without EIP-1559) and a legacy gas price. */
 export type LevelSuggestion = {
-  fees?: Pick<LevelEstimate, 'maxFeePerGas' | 'maxPriorityFeePerGas'>
+  fees?: LevelEstimate
   gasPrice: bigint
   /** The level's maxFeePerBlobGas (GET blobFees), wei, where the chain has blob fees. */
   maxFeePerBlobGas?: bigint

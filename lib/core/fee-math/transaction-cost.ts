@@ -1,5 +1,6 @@
 import { InvalidQueryError } from '../contract/errors'
-import { levelHorizon } from './estimator'
+import { levelHorizon, LEVEL_SETTINGS } from './estimator'
+import { pieceWaits } from './flashblocks'
 import { l1DataFee, l1DataFeeUpperBound, operatorFee } from './l1-fee'
 import { lineaCompressedSizeBound, lineaPriorityFeeFloor } from './linea-fee'
 import type { LevelSuggestion } from './replacement'
@@ -116,6 +117,9 @@ export type LevelCost = {
   maxPriorityFeePerGas: bigint
   /** The level's max fee, raised by what the tip was raised; on a chain without EIP-1559 the level's gas price. */
   maxFeePerGas: bigint
+  /** The level's waits, ms; on a flashblocks chain for a transaction of this gas limit (./flashblocks.ts pieceWaits). */
+  minWaitTimeMs: number
+  maxWaitTimeMs: number
 }
 
 /** A transaction's whole cost per level, wei of the native token (GET transactionCost's body: lib/core/contract/report.ts). */
@@ -151,6 +155,22 @@ function lineaTipFloor(window: FeeWindow, gas: bigint, txBytes: number): bigint 
     compressedSize: lineaCompressedSizeBound(txBytes),
     baseFee: BigInt(window.nextBaseFeePerGas),
   })
+}
+
+/** A level's waits for a transaction of `gas`: in pieces on a flashblocks chain, else the level's own (a legacy chain's in blocks). */
+function levelWaits(
+  window: FeeWindow,
+  s: LevelSuggestion,
+  level: Urgency,
+  gas: bigint,
+): Pick<LevelCost, 'minWaitTimeMs' | 'maxWaitTimeMs'> {
+  if (window.pending) return pieceWaits(window.pending, level, gas)
+  if (s.fees) return { minWaitTimeMs: s.fees.minWaitTimeMs, maxWaitTimeMs: s.fees.maxWaitTimeMs }
+  const { minWaitBlocks, maxWaitBlocks } = LEVEL_SETTINGS[level]
+  return {
+    minWaitTimeMs: Math.round(window.blockIntervalMs * minWaitBlocks),
+    maxWaitTimeMs: Math.round(window.blockIntervalMs * maxWaitBlocks),
+  }
 }
 
 /**
@@ -190,6 +210,7 @@ export function transactionCost(
       maxFee: query.gas * maxPrice + extraMax,
       maxPriorityFeePerGas: tip,
       maxFeePerGas: maxPrice,
+      ...levelWaits(window, s, u, query.gas),
     }
   }
   return {

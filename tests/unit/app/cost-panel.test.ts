@@ -17,7 +17,14 @@ const FEES = { low: level('1', '30'), medium: level('2', '40'), high: level('3',
 
 /** One transactionCost answer for every action, with the given top-level fields. */
 function answers(fields: Partial<TransactionCostBody>): Record<'transfer' | 'erc20' | 'swap', TransactionCostBody> {
-  const lvl = { fee: '1000000', maxFee: '2000000', maxPriorityFeePerGas: '0.05', maxFeePerGas: '0.06' }
+  const lvl = {
+    fee: '1000000',
+    maxFee: '2000000',
+    maxPriorityFeePerGas: '0.05',
+    maxFeePerGas: '0.06',
+    minWaitTimeEstimate: 2000,
+    maxWaitTimeEstimate: 6000,
+  }
   const body: TransactionCostBody = {
     blockNumber: 9,
     gas: 21_000,

@@ -73,7 +73,14 @@ describe('buildFeeReport: baseFeeForecast', () => {
 })
 
 describe('buildTransactionCost', () => {
-  const level = (fee: bigint) => ({ fee, maxFee: fee * 2n, maxPriorityFeePerGas: 98_208_000n, maxFeePerGas: 98_208_007n })
+  const level = (fee: bigint) => ({
+    fee,
+    maxFee: fee * 2n,
+    maxPriorityFeePerGas: 98_208_000n,
+    maxFeePerGas: 98_208_007n,
+    minWaitTimeMs: 250,
+    maxWaitTimeMs: 500,
+  })
 
   test.each([
     // Mantle: TestTotalRollupCostFunc's fees, in MNT wei
@@ -108,7 +115,14 @@ describe('buildTransactionCost', () => {
     }
     const body = TransactionCostSchema.strict().parse(buildTransactionCost(cost))
     expect(body).toMatchObject({ blockNumber: 7, gas: 400_000, txBytes: 20_534, ...want })
-    expect(body.high).toEqual({ fee: '0.000000003', maxFee: '0.000000006', maxPriorityFeePerGas: '0.098208', maxFeePerGas: '0.098208007' })
+    expect(body.high).toEqual({
+      fee: '0.000000003',
+      maxFee: '0.000000006',
+      maxPriorityFeePerGas: '0.098208',
+      maxFeePerGas: '0.098208007',
+      minWaitTimeEstimate: 250,
+      maxWaitTimeEstimate: 500,
+    })
     expect(JSON.parse(JSON.stringify(body))).toEqual(body)
   })
 })

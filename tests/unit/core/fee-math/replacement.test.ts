@@ -163,7 +163,7 @@ describe('minimumReplacement', () => {
 })
 
 const suggestion = (maxFee: bigint, tip: bigint, gasPrice = maxFee): LevelSuggestion => ({
-  fees: { maxFeePerGas: maxFee, maxPriorityFeePerGas: tip },
+  fees: { maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, minWaitTimeMs: 2_000, maxWaitTimeMs: 6_000 },
   gasPrice,
 })
 const levels = (low: LevelSuggestion, medium: LevelSuggestion, high: LevelSuggestion): Record<Urgency, LevelSuggestion> => ({

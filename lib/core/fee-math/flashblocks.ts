@@ -1,0 +1,133 @@
+import type { LevelEstimate, PendingPieces, Urgency } from '../types'
+import { maxOf } from './statistics'
+
+/**
+ * Flashblocks (ethereum-optimism/specs protocol/flashblocks.md): the sequencer streams each block in pieces, and
+ * piece j may bring the block's cumulative gas to j · floor(L / N), counting each transaction's declared gas LIMIT
+ * (op-rbuilder primitives/reth/execution.rs; base/base crates/builder/core/src/flashblocks/payload.rs). Tips
+ * compete within a piece, highest first; a later piece never goes before an earlier one. Pure.
+ */
+
+/** A level's promise in pieces, as LEVEL_SETTINGS promises blocks: in within this many pieces. */
+export const LEVEL_PIECES: Record<Urgency, number> = { low: 6, medium: 3, high: 2 }
+
+/** The default transaction the levels are sized for (a transfer's gas). */
+const TRANSFER_GAS = 21_000n
+
+/**
+ * A piece is full when less room than this is left under its cumulative budget: a fifth of a piece (what large
+ * transactions leave when the next one does not fit), at least a transfer. Unused budget carries forward, so a
+ * chain with room is soon far below it.
+ */
+function fullSlack(perPiece: bigint): bigint {
+  return maxOf(TRANSFER_GAS, perPiece / 5n)
+}
+
+/** The gas one piece adds to the block's cumulative budget: floor(gasLimit / pieces). */
+export function gasPerPiece(p: Pick<PendingPieces, 'gasLimit' | 'pieces'>): bigint {
+  return BigInt(p.gasLimit) / BigInt(Math.max(1, p.pieces))
+}
+
+/** The block's cumulative gas budget after piece j: min(j · floor(L/N), L). */
+export function pieceBudget(p: Pick<PendingPieces, 'gasLimit' | 'pieces'>, j: number): bigint {
+  const budget = BigInt(j) * gasPerPiece(p)
+  const limit = BigInt(p.gasLimit)
+  return budget < limit ? budget : limit
+}
+
+/** Whether the pieces being built are full: the cumulative gas within fullSlack of the budget, so a newcomer must outbid. */
+export function piecesFull(p: PendingPieces): boolean {
+  if (p.piece < 1) return false
+  return BigInt(p.gasUsed) + fullSlack(gasPerPiece(p)) >= pieceBudget(p, p.piece)
+}
+
+/**
+ * How many pieces a transaction of `gas` (its declared limit) waits for one with room: 1 when the next piece takes
+ * it; more when its limit is beyond the room the next pieces leave; past the block's last piece, the next block's
+ * pieces from the first.
+ * @example piecesUntilRoom({ piece: 3, pieces: 10, gasLimit: '400000000', gasUsed: '100000000', … }, 21_000n) // 1
+ */
+export function piecesUntilRoom(p: PendingPieces, gas: bigint): number {
+  const used = BigInt(p.gasUsed)
+  for (let j = p.piece + 1; j <= p.pieces; j++) {
+    if (used + gas <= pieceBudget(p, j)) return j - p.piece
+  }
+  const perPiece = gasPerPiece(p)
+  const fresh = perPiece > 0n ? Number((gas + perPiece - 1n) / perPiece) : 1
+  return Math.max(0, p.pieces - p.piece) + Math.max(1, fresh)
+}
+
+/**
+ * The tip (wei) that held `share` of the newest piece's gas, counted from the highest tip down: at 0.95 the lowest
+ * tip that got in, leaving out the small transactions that only filled the gap the bulk left. null without any.
+ */
+export function marginalTip(p: Pick<PendingPieces, 'newest'>, share: number): bigint | null {
+  const total = p.newest.reduce((sum, t) => sum + BigInt(t.gas), 0n)
+  const want = (total * BigInt(Math.round(share * 1_000))) / 1_000n
+  let held = 0n
+  for (let i = p.newest.length - 1; i >= 0; i--) {
+    held += BigInt(p.newest[i]!.gas)
+    if (held >= want) return BigInt(p.newest[i]!.tip)
+  }
+  return p.newest.length ? BigInt(p.newest[0]!.tip) : null
+}
+
+/** The tip (wei) every level must beat while the pieces are full: the marginal tip of the newest piece; null when they have room. */
+export function pieceTipToBeat(p: PendingPieces): bigint | null {
+  return piecesFull(p) ? marginalTip(p, 0.95) : null
+}
+
+/**
+ * A tip (wei) for the next piece while the pieces are full: above the newest piece's marginal tip, and for a high
+ * promise (`high`: the level high, or a confidence of 90% and more) above the tip that held its first three quarters.
+ * The floor while they have room.
+ */
+export function nextPieceTip(p: PendingPieces, floorTip: bigint, high: boolean): bigint {
+  const toBeat = pieceTipToBeat(p)
+  if (toBeat === null) return floorTip
+  const quartile = high ? (marginalTip(p, 0.75) ?? toBeat) : toBeat
+  return maxOf(maxOf(toBeat, quartile) + 1n, floorTip)
+}
+
+/**
+ * A level's waits on a flashblocks chain, ms: from the next piece with room for `gas` to the level's promise in
+ * pieces after it, at the measured cadence.
+ */
+export function pieceWaits(
+  p: PendingPieces,
+  level: Urgency,
+  gas: bigint = TRANSFER_GAS,
+): Pick<LevelEstimate, 'minWaitTimeMs' | 'maxWaitTimeMs'> {
+  const first = piecesUntilRoom(p, gas)
+  return {
+    minWaitTimeMs: Math.round(first * p.cadenceMs),
+    maxWaitTimeMs: Math.round((first - 1 + LEVEL_PIECES[level]) * p.cadenceMs),
+  }
+}
+
+/**
+ * The levels on a flashblocks chain, from the levels of the sealed blocks: while the pieces are full every tip beats
+ * the newest piece's marginal tip (high: also the tip that held its first three quarters); while they have room, the chain's
+ * floor, so a burst the sealed blocks still show is forgotten as soon as the pieces have room again. Each max fee
+ * keeps its headroom over the base fee; the waits are in pieces (pieceWaits). low ≤ medium ≤ high still holds.
+ * `floorTip` null: a chain where tips buy nothing keeps its tips, only its waits change.
+ */
+export function pieceLevels(
+  levels: Record<Urgency, LevelEstimate>,
+  p: PendingPieces,
+  floorTip: bigint | null,
+): Record<Urgency, LevelEstimate> {
+  if (floorTip === null) {
+    const waits = (level: Urgency) => ({ ...levels[level], ...pieceWaits(p, level) })
+    return { low: waits('low'), medium: waits('medium'), high: waits('high') }
+  }
+  const out = {} as Record<Urgency, LevelEstimate>
+  let floor = floorTip
+  for (const level of ['low', 'medium', 'high'] as const) {
+    const l = levels[level]
+    const tip = nextPieceTip(p, floor, level === 'high')
+    out[level] = { ...l, maxPriorityFeePerGas: tip, maxFeePerGas: l.maxFeePerGas - l.maxPriorityFeePerGas + tip, ...pieceWaits(p, level) }
+    floor = tip
+  }
+  return out
+}

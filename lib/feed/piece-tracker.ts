@@ -1,0 +1,270 @@
+import 'server-only'
+import type { FeeWindow, PendingPieces } from '../core/types'
+import { gasPerPiece } from '../core/fee-math/flashblocks'
+import type { PendingBlockRead } from '../upstream/read-pending'
+
+/**
+ * A chain's pending pieces (Flashblocks): whether its node's `pending` block is built in pieces, their cadence, and
+ * the newest piece, read once per piece while the chain is warm. docs/estimator.md, "Flashblocks", says how.
+ */
+
+/** Only chains whose blocks come at least this often are probed: pieces split a block into sub-second parts. */
+const MAX_PROBED_INTERVAL_MS = 4_000
+/** A probe reads `pending` this many times per block interval, over PROBE_INTERVALS intervals. */
+const PROBE_READS_PER_INTERVAL = 40
+const PROBE_INTERVALS = 3
+/** How long a verdict stands before the chain is probed again (its cadence measured again), ms. */
+const REPROBE_MS = 10 * 60_000
+/** Pieces come in steps with plateaus between: the median step is at least this many probe spacings. */
+const MIN_STEP_SPACINGS = 2.5
+/** A block in pieces grows over at least half its interval, and shows at least this many states. */
+const MIN_STATES_PER_BLOCK = 3
+/** Blocks of a probe that must look built in pieces. */
+const MIN_PIECED_BLOCKS = 2
+/** A view older than this many pieces is not served (the reads failed or stopped). */
+const VIEW_MAX_PIECES = 3
+/** Blocks in a row without growth within them end the flashblocks verdict. */
+const MAX_FLAT_BLOCKS = 3
+
+export type PieceTrackerParts = {
+  read: () => Promise<PendingBlockRead>
+  /** The sealed head and block interval the feed holds. */
+  sealed: () => Pick<FeeWindow, 'headNumber' | 'blockIntervalMs'> | undefined
+  /** Whether anyone asks (a request within the warm period, or a subscriber). */
+  warm: () => boolean
+  /** Called when a newer piece is seen. */
+  onPiece: () => void
+  now?: () => number
+}
+
+type BlockSeen = {
+  number: number
+  hashes: string[]
+  gasUsed: string
+  gasLimit: string
+  states: number
+  firstSeenAt: number
+  firstHadUserTxs: boolean
+  newest: PendingPieces['newest']
+  lastChangeAt: number
+  readAt: number
+}
+
+type Probe = { until: number; spacingMs: number; blocks: Map<number, number[]> }
+
+/** The median of numbers (the upper one of an even count). */
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
+
+/** Whether `next` extends `prev`'s transactions, in order. */
+const extendsPrefix = (prev: readonly string[], next: readonly string[]) => prev.every((h, i) => next[i] === h)
+
+export class PieceTracker {
+  private mode: 'unknown' | 'probing' | 'flashblocks' | 'none' = 'unknown'
+  private probeAfter = 0
+  private probe?: Probe
+  private cadenceMs = 0
+  private pieces = 0
+  private phaseMs = 0
+  private block?: BlockSeen
+  private flatBlocks = 0
+  /** Whether the last read in step with the pieces found nothing new: the next looks half a piece later, and the phase follows. */
+  private missed = false
+  private timer?: ReturnType<typeof setTimeout>
+  private reading = false
+  private overlaid?: { window: FeeWindow; view: PendingPieces; merged: FeeWindow }
+  private readonly now: () => number
+
+  constructor(private readonly parts: PieceTrackerParts) {
+    this.now = parts.now ?? (() => Date.now())
+  }
+
+  /** Whether the chain was found to build its blocks in pieces. */
+  get flashblocks(): boolean {
+    return this.mode === 'flashblocks'
+  }
+
+  /** The window with the newest piece laid over it (FeeWindow.pending) while that is current; the same object per piece. */
+  overlay<W extends FeeWindow>(window: W): W {
+    const view = this.view(window.headNumber)
+    if (!view) return window
+    if (this.overlaid?.window !== window || this.overlaid.view !== view)
+      this.overlaid = { window, view, merged: { ...window, pending: view } }
+    return this.overlaid.merged as W
+  }
+
+  /** Starts reading when the chain is warm and a read is due (called on demand and on each new window). */
+  wake(): void {
+    if (this.timer || this.reading || !this.parts.warm()) return
+    this.schedule(this.nextAt())
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = undefined
+  }
+
+  private currentView?: PendingPieces
+
+  private view(headNumber: number): PendingPieces | undefined {
+    const v = this.currentView
+    if (this.mode !== 'flashblocks' || !v || v.blockNumber <= headNumber) return undefined
+    return this.now() - v.readAt <= VIEW_MAX_PIECES * v.cadenceMs ? v : undefined
+  }
+
+  /** When the next read is due: the probe's spacing, the next piece on the measured grid, or none (undefined). */
+  private nextAt(): number | undefined {
+    const now = this.now()
+    const sealed = this.parts.sealed()
+    if (this.mode === 'probing' && this.probe) return now + this.probe.spacingMs
+    if (this.mode === 'flashblocks') {
+      const c = this.cadenceMs
+      if (this.missed) return now + c / 2
+      // the next grid point past now, a sixteenth of a piece after the pieces' phase
+      const k = Math.floor((now - this.phaseMs - c / 16) / c) + 1
+      return this.phaseMs + k * c + c / 16
+    }
+    if (!sealed || sealed.blockIntervalMs > MAX_PROBED_INTERVAL_MS || now < this.probeAfter) return undefined
+    this.mode = 'probing'
+    const spacingMs = Math.max(10, sealed.blockIntervalMs / PROBE_READS_PER_INTERVAL)
+    this.probe = { until: now + PROBE_INTERVALS * sealed.blockIntervalMs, spacingMs, blocks: new Map() }
+    this.block = undefined
+    return now
+  }
+
+  private schedule(at: number | undefined): void {
+    if (at === undefined) return
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, at - this.now()))
+    this.timer.unref?.()
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = undefined
+    if (!this.parts.warm()) return
+    this.reading = true
+    try {
+      this.take(await this.parts.read())
+    } catch {
+      // a failed read leaves the view to age out; the next piece's read tries again
+    } finally {
+      this.reading = false
+    }
+    if (this.mode === 'probing' && this.probe && this.now() >= this.probe.until) this.conclude(this.probe)
+    if (this.parts.warm()) this.schedule(this.nextAt())
+  }
+
+  /** Takes one read of `pending`: a new block, a new piece of the held one, or nothing new. */
+  private take(read: PendingBlockRead): void {
+    const sealed = this.parts.sealed()
+    // a node whose pending block is its latest builds none
+    if (sealed && read.number <= sealed.headNumber) {
+      if (this.mode !== 'none') this.settle('none')
+      return
+    }
+    const hashes = read.txs.map((t) => t.hash)
+    const prev = this.block
+    const at = read.readAt
+    if (!prev || read.number !== prev.number) {
+      if (prev && this.mode === 'flashblocks') this.flatBlocks = prev.states > 1 ? 0 : this.flatBlocks + 1
+      if (this.flatBlocks >= MAX_FLAT_BLOCKS) return this.settle('none')
+      this.block = {
+        number: read.number,
+        hashes,
+        gasUsed: read.gasUsed,
+        gasLimit: read.gasLimit,
+        states: 1,
+        firstSeenAt: at,
+        firstHadUserTxs: hashes.length > 0,
+        newest: byTip(read.txs),
+        lastChangeAt: at,
+        readAt: at,
+      }
+      this.missed = false
+      this.changed(read.number, at)
+      return
+    }
+    prev.readAt = at
+    const grew = hashes.length > prev.hashes.length || BigInt(read.gasUsed) > BigInt(prev.gasUsed)
+    if (!grew) {
+      // a second look that also found nothing waits for the next piece on the grid
+      this.missed = !this.missed
+      if (this.currentView) this.currentView = { ...this.currentView, readAt: at }
+      return
+    }
+    this.missed = false
+    const added = extendsPrefix(prev.hashes, hashes) ? read.txs.slice(prev.hashes.length) : read.txs
+    Object.assign(prev, { hashes, gasUsed: read.gasUsed, states: prev.states + 1, newest: byTip(added), lastChangeAt: at })
+    this.changed(read.number, at)
+  }
+
+  /** A new state of the pending block was seen at `at`. */
+  private changed(number: number, at: number): void {
+    if (this.mode === 'probing' && this.probe) {
+      const times = this.probe.blocks.get(number) ?? []
+      times.push(at)
+      this.probe.blocks.set(number, times)
+      return
+    }
+    if (this.mode !== 'flashblocks' || !this.block) return
+    this.phaseMs = at % this.cadenceMs
+    this.currentView = this.viewOf(this.block)
+    this.parts.onPiece()
+  }
+
+  private viewOf(b: BlockSeen): PendingPieces {
+    const partial = { gasLimit: b.gasLimit, pieces: this.pieces }
+    const perPiece = gasPerPiece(partial)
+    // user pieces count from 1; the cumulative rule bounds the gas of piece j by j · floor(L/N)
+    const counted = b.states - 1 + (b.firstHadUserTxs ? 1 : 0)
+    const byGas = perPiece > 0n ? Number((BigInt(b.gasUsed) + perPiece - 1n) / perPiece) : 0
+    return {
+      blockNumber: b.number,
+      piece: Math.min(this.pieces, Math.max(counted, byGas)),
+      pieces: this.pieces,
+      cadenceMs: this.cadenceMs,
+      gasLimit: b.gasLimit,
+      gasUsed: b.gasUsed,
+      newest: b.newest,
+      readAt: b.readAt,
+    }
+  }
+
+  /**
+   * The probe's verdict: pieces when at least MIN_PIECED_BLOCKS blocks grew in steps (MIN_STATES_PER_BLOCK states
+   * over at least half the interval, the median step MIN_STEP_SPACINGS probe spacings or more: a pool filling as
+   * transactions arrive grows at nearly every read, or all at once after a block).
+   */
+  private conclude(probe: Probe): void {
+    const interval = this.parts.sealed()?.blockIntervalMs ?? 0
+    const steps: number[] = []
+    let pieced = 0
+    for (const times of probe.blocks.values()) {
+      if (times.length < MIN_STATES_PER_BLOCK) continue
+      const spread = times.at(-1)! - times[0]!
+      const gaps = times.slice(1).map((t, i) => t - times[i]!)
+      if (spread < interval / 2 || median(gaps) < MIN_STEP_SPACINGS * probe.spacingMs) continue
+      pieced++
+      steps.push(...gaps)
+    }
+    if (pieced < MIN_PIECED_BLOCKS || interval <= 0) return this.settle('none')
+    this.pieces = Math.max(2, Math.round(interval / median(steps)))
+    this.cadenceMs = interval / this.pieces
+    this.phaseMs = (this.block?.lastChangeAt ?? this.now()) % this.cadenceMs
+    this.settle('flashblocks')
+    if (this.block) this.changed(this.block.number, this.block.lastChangeAt)
+  }
+
+  private settle(mode: 'none' | 'flashblocks'): void {
+    this.mode = mode
+    this.probe = undefined
+    this.flatBlocks = 0
+    this.probeAfter = this.now() + REPROBE_MS
+    if (mode === 'none') this.currentView = undefined
+  }
+}
+
+/** Transactions' effective tips and gas limits, tips ascending. */
+function byTip(txs: readonly { tip: string; gas: string }[]): PendingPieces['newest'] {
+  return txs
+    .map(({ tip, gas }) => ({ tip, gas }))
+    .sort((a, b) => (BigInt(a.tip) < BigInt(b.tip) ? -1 : BigInt(a.tip) > BigInt(b.tip) ? 1 : 0))
+}

@@ -1,0 +1,162 @@
+// Flashblocks end to end: `next start` against a fake OP-stack node that builds each 2-s block in 200-ms pieces on
+// the wall clock (scripts/devnet/flashblocks-node.ts), and one whose `pending` block is its latest.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startService, type Service } from '@/scripts/devnet/service'
+import { startFlashblocksNode, type FlashblocksNode } from '@/scripts/devnet/flashblocks-node'
+import { openSse, type SseStream } from '@/scripts/stream/sse-client'
+import { SuggestedGasFeesSchema, TransactionCostSchema, FeesEventSchema } from '@/lib/core/contract/schemas'
+import { parseGwei } from '@/lib/core/units'
+import { basic, eventually } from './helpers'
+
+const CRED: [string, string] = ['flash', 'flash-secret-of-the-test']
+const BASE = 8453
+const PLAIN = 10
+/** op-geth's DefaultMinSuggestedPriorityFee: the OP-stack floor (lib/core/chain-rules/chain-policy.ts). */
+const FLOOR = 1_000_000n
+
+let service: Service
+let pieced: FlashblocksNode
+let plain: FlashblocksNode
+
+async function get(chainId: number, endpoint: string) {
+  const res = await fetch(`${service.url}/networks/${chainId}/${endpoint}`, { headers: { authorization: basic(CRED) } })
+  expect(res.status).toBe(200)
+  return { headers: res.headers, body: (await res.json()) as unknown }
+}
+const fees = async (chainId = BASE) => {
+  const { headers, body } = await get(chainId, 'suggestedGasFees')
+  return { ...SuggestedGasFeesSchema.parse(body), headers }
+}
+const tipsOf = (f: Awaited<ReturnType<typeof fees>>) => [f.low, f.medium, f.high].map((l) => parseGwei(l.suggestedMaxPriorityFeePerGas))
+/** The first answer that follows the pending pieces. */
+const piecedAnswer = () =>
+  eventually(async () => ((f) => (f.pending ? f : undefined))(await fees()), 'an answer from the pending pieces', 60_000)
+
+beforeAll(async () => {
+  pieced = await startFlashblocksNode({ chainId: BASE })
+  plain = await startFlashblocksNode({ chainId: PLAIN, pending: 'latest' })
+  service = await startService({
+    env: {
+      API_KEYS: CRED.join(':'),
+      RATE_LIMITS: `${CRED[0]}=0`,
+      USE_PUBLIC_RPCS: 'false',
+      REQUEST_LOG: 'false',
+      [`RPC_URL_${BASE}`]: pieced.url,
+      [`RPC_URL_${PLAIN}`]: plain.url,
+    },
+  })
+}, 120_000)
+
+afterAll(async () => {
+  await service?.stop()
+  await pieced?.close()
+  await plain?.close()
+})
+
+describe('flashblocks', () => {
+  test('behavior: found from the node: the cadence measured, waits in pieces (high one or two), the gas limit counted', async () => {
+    const f = await piecedAnswer()
+    const interval = Number(f.headers.get('x-block-interval-ms'))
+    const p = f.pending!
+    expect(p.pieces).toBe(pieced.piecesPerBlock)
+    expect(p.cadenceMs).toBe(interval / p.pieces)
+    expect(p.blockNumber).toBeGreaterThan(Number(f.headers.get('x-block-number')))
+    expect([f.high.minWaitTimeEstimate, f.high.maxWaitTimeEstimate]).toEqual([p.cadenceMs, 2 * p.cadenceMs])
+    expect(f.low.maxWaitTimeEstimate).toBe(6 * p.cadenceMs)
+    // a transfer waits for the next piece; a limit of the whole block cannot fit before the next block's last piece
+    const cost = async (gas: number) => TransactionCostSchema.parse((await get(BASE, `transactionCost?gas=${gas}`)).body)
+    expect((await cost(21_000)).high.minWaitTimeEstimate).toBe(p.cadenceMs)
+    const whole = await cost(Number(BigInt(pieced.gasPerPiece) * BigInt(p.pieces)))
+    expect(whole.high.minWaitTimeEstimate).toBeGreaterThanOrEqual(p.pieces * p.cadenceMs)
+  })
+
+  test('behavior: a node whose pending block is its latest is answered in blocks, as before', async () => {
+    await piecedAnswer()
+    const f = await fees(PLAIN)
+    expect(f.pending).toBeUndefined()
+    expect(f.high.minWaitTimeEstimate).toBe(Number(f.headers.get('x-block-interval-ms')))
+  })
+
+  test('behavior: a burst that fills the pieces raises every tip above the newest piece’s margin before its block seals; room again brings them back down', async () => {
+    await piecedAnswer()
+    const startedIn = pieced.building().number
+    pieced.burst(true)
+    const risen = await eventually(
+      async () => ((f) => (f.pending?.full ? f : undefined))(await fees()),
+      'an answer from full pieces',
+      30_000,
+    )
+    // every burst transaction tips at least 0.05 gwei: each level beats the lowest the block took
+    const block = [...pieced.sealed(), pieced.building()].find((b) => b.number === risen.pending!.blockNumber)!
+    const burstTips = block.pieces.flatMap((x) => x.txs.filter((t) => t.gas === 1_000_000).map((t) => t.tip))
+    const lowest = burstTips.reduce((m, t) => (t < m ? t : m))
+    for (const tip of tipsOf(risen)) expect(tip).toBeGreaterThan(lowest)
+    // a piece or two in (a block more on a busy machine), while the block is built
+    expect(risen.pending!.blockNumber).toBeLessThanOrEqual(startedIn + 2)
+    const ladder = await get(BASE, 'suggestedGasFees').then(() =>
+      fetch(`${service.url}/gasprices/blockprices?chainid=${BASE}`, { headers: { authorization: basic(CRED) } }).then((r) => r.json()),
+    )
+    const prices = (ladder as { blockPrices: { estimatedPrices: { confidence: number; maxPriorityFeePerGas: number }[] }[] })
+      .blockPrices[0]!
+    expect(prices.estimatedPrices.find((e) => e.confidence === 99)!.maxPriorityFeePerGas * 1e9).toBeGreaterThan(Number(FLOOR))
+
+    pieced.burst(false)
+    const calm = await eventually(
+      async () => ((f) => (f.pending && !f.pending.full && tipsOf(f).every((t) => t === FLOOR) ? f : undefined))(await fees()),
+      'an answer back at the floor',
+      30_000,
+    )
+    // the sealed blocks still show the burst: the answer did not wait for them to forget it
+    const recent = pieced.sealed().filter((b) => b.number <= Number(calm.headers.get('x-block-number')))
+    expect(recent.slice(-20).some((b) => b.gasUsed >= 0.95 * pieced.gasPerPiece * pieced.piecesPerBlock)).toBe(true)
+  })
+
+  test('behavior: the stream pushes at most one event per piece, with the block and piece, and agrees with the polled answer', async () => {
+    await piecedAnswer()
+    const stream: SseStream = await openSse(`${service.url}/networks/${BASE}/stream`, { authorization: basic(CRED) })
+    try {
+      expect(stream.status).toBe(200)
+      const parsed = () => stream.events.filter((e) => e.event === 'fees').map((e) => FeesEventSchema.parse(JSON.parse(e.data)))
+      await eventually(async () => (parsed().length >= 8 ? true : undefined), 'eight fees events', 30_000)
+      const keys = parsed().map((e) => `${e.blockNumber}:${e.pending?.blockNumber}.${e.pending?.piece}:${e.stale}`)
+      expect(new Set(keys).size).toBe(keys.length)
+      for (const e of parsed()) expect(e.pending).toBeDefined()
+      await eventually(
+        async () => {
+          const polled = await fees()
+          const same = parsed().find(
+            (e) => e.pending?.blockNumber === polled.pending?.blockNumber && e.pending?.piece === polled.pending?.piece,
+          )
+          if (!same) return undefined
+          const { headers: _, ...body } = polled
+          return JSON.stringify(same.suggestedGasFees) === JSON.stringify(body) ? true : undefined
+        },
+        'a polled answer equal to the event of its piece',
+        30_000,
+      )
+    } finally {
+      stream.close()
+    }
+  })
+
+  test('behavior: one pending read per piece however many clients poll; sealed reads about one per block', async () => {
+    await piecedAnswer()
+    const before = pieced.calls()
+    const t0 = Date.now()
+    let polls = 0
+    const pollers = Array.from({ length: 20 }, async () => {
+      while (Date.now() - t0 < 4_000) {
+        await fees()
+        polls++
+      }
+    })
+    await Promise.all(pollers)
+    const elapsed = Date.now() - t0
+    const after = pieced.calls()
+    const pieces = elapsed / 200
+    expect(polls).toBeGreaterThan(20)
+    // once per piece on the grid, a second look half a piece later when a piece came late
+    expect(after.pending - before.pending).toBeLessThanOrEqual(2 * pieces + 2)
+    expect(after.feeHistory - before.feeHistory).toBeLessThanOrEqual(elapsed / 2_000 + 3)
+  })
+})

@@ -1,0 +1,153 @@
+import { describe, expect, test } from 'vitest'
+import {
+  gasPerPiece,
+  LEVEL_PIECES,
+  pieceBudget,
+  pieceLevels,
+  piecesFull,
+  piecesUntilRoom,
+  pieceTipToBeat,
+  pieceWaits,
+  marginalTip,
+} from '@/lib/core/fee-math/flashblocks'
+import { estimateLevels } from '@/lib/core/fee-math/estimator'
+import type { FeeData, LevelEstimate, PendingPieces, Urgency } from '@/lib/core/types'
+
+/** Base's shape: 10 pieces of a 2-s block, 200 ms apart, a 400M gas limit (docs.base.org transaction ordering). */
+const pending = (over: Partial<PendingPieces> = {}): PendingPieces => ({
+  blockNumber: 101,
+  piece: 3,
+  pieces: 10,
+  cadenceMs: 200,
+  gasLimit: '400000000',
+  gasUsed: '1000000',
+  newest: [1_000_000, 2_000_000, 5_000_000, 9_000_000].map((tip) => ({ tip: String(tip), gas: '21000' })),
+  readAt: 0,
+  ...over,
+})
+
+describe('pieceBudget', () => {
+  test('default: j · floor(L/N), never above the gas limit (op-rbuilder target_gas_for_batch)', () => {
+    const p = pending({ gasLimit: '1000003', pieces: 10 })
+    expect(gasPerPiece(p)).toBe(100_000n)
+    expect([1, 2, 3, 10, 11].map((j) => pieceBudget(p, j))).toEqual([100_000n, 200_000n, 300_000n, 1_000_000n, 1_000_003n])
+  })
+})
+
+describe('piecesFull', () => {
+  test.each([
+    ['piece 0 (the system transactions only) is never full', { piece: 0, gasUsed: '0' }, false],
+    ['calm: a few transfers in piece 3', { piece: 3, gasUsed: '1000000' }, false],
+    ['piece 3 at its cumulative budget of 120M', { piece: 3, gasUsed: '120000000' }, true],
+    ['within a fifth of a piece (8M) of it', { piece: 3, gasUsed: '112000001' }, true],
+    ['just more room than that', { piece: 3, gasUsed: '111999999' }, false],
+  ] as const)('behavior: %s', (_, over, full) => {
+    expect(piecesFull(pending(over))).toBe(full)
+  })
+})
+
+describe('piecesUntilRoom', () => {
+  test.each([
+    ['a transfer in calm waits for the next piece', { gasUsed: '1000000' }, 21_000n, 1],
+    ['a limit above the room of piece 4 (160M − 150M) waits for piece 5', { gasUsed: '150000000' }, 15_000_000n, 2],
+    ['the unused budget carries forward: 79M fits piece 4 after 1M used', { gasUsed: '1000000' }, 79_000_000n, 1],
+    ['past the last piece, the next block’s pieces from the first', { piece: 10, gasUsed: '399990000' }, 21_000n, 1],
+    ['a limit of 2.5 pieces at the block’s end', { piece: 9, gasUsed: '360000000' }, 100_000_000n, 1 + 3],
+  ] as const)('behavior: %s', (_, over, gas, pieces) => {
+    expect(piecesUntilRoom(pending(over), gas)).toBe(pieces)
+  })
+})
+
+describe('pieceWaits', () => {
+  test('default: from the next piece to the level’s promise in pieces, at the measured cadence', () => {
+    const p = pending({ cadenceMs: 250 })
+    for (const level of ['low', 'medium', 'high'] as const) {
+      expect(pieceWaits(p, level)).toEqual({ minWaitTimeMs: 250, maxWaitTimeMs: 250 * LEVEL_PIECES[level] })
+    }
+  })
+
+  test('args: gas: a padded gas limit waits for a later piece', () => {
+    const p = pending({ gasUsed: '150000000' })
+    expect(pieceWaits(p, 'high', 21_000n)).toEqual({ minWaitTimeMs: 200, maxWaitTimeMs: 400 })
+    expect(pieceWaits(p, 'high', 15_000_000n)).toEqual({ minWaitTimeMs: 400, maxWaitTimeMs: 600 })
+  })
+})
+
+/** Sealed-block levels as the estimator would make them: tip t, max fee base cap + t, 2–12 s waits. */
+const sealed = (tips: Record<Urgency, bigint>): Record<Urgency, LevelEstimate> => {
+  const cap = { low: 10_000_000n, medium: 11_000_000n, high: 12_000_000n }
+  const waits = { low: 12_000, medium: 6_000, high: 4_000 }
+  const out = {} as Record<Urgency, LevelEstimate>
+  for (const l of ['low', 'medium', 'high'] as const) {
+    out[l] = { maxPriorityFeePerGas: tips[l], maxFeePerGas: cap[l] + tips[l], minWaitTimeMs: 2_000, maxWaitTimeMs: waits[l] }
+  }
+  return out
+}
+
+describe('pieceLevels', () => {
+  const burstTips = { low: 50_000_000n, medium: 60_000_000n, high: 90_000_000n }
+
+  // a full piece: five 9.9M-gas transactions at 40–80 mgwei, and two transfers that filled the gap at 1–2 mgwei
+  const fullPiece = [
+    { tip: '1000000', gas: '21000' },
+    { tip: '2000000', gas: '21000' },
+    ...[40, 50, 60, 70, 80].map((m) => ({ tip: String(m * 1_000_000), gas: '9900000' })),
+  ]
+
+  test('behavior: full pieces: every tip beats the newest piece’s marginal tip, not the gap-fillers’; high the tip of its first three quarters', () => {
+    const p = pending({ gasUsed: '120000000', newest: fullPiece })
+    expect(marginalTip(p, 0.95)).toBe(40_000_000n)
+    expect(marginalTip(p, 0.75)).toBe(50_000_000n)
+    expect(pieceTipToBeat(p)).toBe(40_000_000n)
+    const out = pieceLevels(sealed({ low: 1n, medium: 2n, high: 3n }), p, 1_000_000n)
+    expect(out.low.maxPriorityFeePerGas).toBe(40_000_001n)
+    expect(out.medium.maxPriorityFeePerGas).toBe(40_000_001n)
+    expect(out.high.maxPriorityFeePerGas).toBe(50_000_001n)
+    // the max fee keeps the level's headroom over the base fee
+    expect(out.high.maxFeePerGas).toBe(12_000_000n + 50_000_001n)
+    expect(out.high).toMatchObject({ minWaitTimeMs: 200, maxWaitTimeMs: 400 })
+  })
+
+  test('behavior: room in the pieces: nothing to beat', () => {
+    expect(pieceTipToBeat(pending({ newest: fullPiece }))).toBeNull()
+  })
+
+  test('behavior: room again: the chain’s floor, whatever burst the sealed blocks still show', () => {
+    const out = pieceLevels(sealed(burstTips), pending({ gasUsed: '1000000' }), 1_000_000n)
+    for (const l of ['low', 'medium', 'high'] as const) {
+      expect(out[l].maxPriorityFeePerGas).toBe(1_000_000n)
+      expect(out[l].maxFeePerGas - out[l].maxPriorityFeePerGas).toBe(sealed(burstTips)[l].maxFeePerGas - burstTips[l])
+    }
+    expect(out.low.maxWaitTimeMs).toBe(1_200)
+  })
+
+  test('behavior: a chain where tips buy nothing keeps its tips; only the waits are in pieces', () => {
+    const levels = sealed({ low: 0n, medium: 0n, high: 0n })
+    const out = pieceLevels(levels, pending({ gasUsed: '120000000' }), null)
+    expect(out.high).toEqual({ ...levels.high, minWaitTimeMs: 200, maxWaitTimeMs: 400 })
+  })
+})
+
+describe('estimateLevels', () => {
+  const data = (p?: PendingPieces): FeeData => ({
+    baseFees: Array(40).fill(5_000_000n),
+    nextBaseFee: 5_000_000n,
+    gasUsedRatio: Array(40).fill(0.99),
+    rewardPercentiles: [0, 1, 5, 10, 50, 100],
+    rewards: Array(40).fill([30_000_000n, 30_000_000n, 30_000_000n, 30_000_000n, 40_000_000n, 90_000_000n]),
+    blockIntervalMs: 2_000,
+    ...(p ? { pending: p } : {}),
+  })
+
+  test('behavior: without pending pieces the levels are the sealed blocks’ (unchanged)', () => {
+    const out = estimateLevels(data())
+    expect(out.high.maxPriorityFeePerGas).toBe(30_000_000n)
+    expect(out.high.maxWaitTimeMs).toBe(4_000)
+  })
+
+  test('behavior: with pending pieces that have room, a burst of full sealed blocks is forgotten', () => {
+    const out = estimateLevels(data(pending()))
+    expect(out.high.maxPriorityFeePerGas).toBe(0n)
+    expect(out.high).toMatchObject({ minWaitTimeMs: 200, maxWaitTimeMs: 400 })
+  })
+})
