@@ -1,10 +1,10 @@
 'use client'
 import './zod-without-eval'
-import { QueryClient, QueryClientProvider, useQueries } from '@tanstack/react-query'
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query'
 import Link from 'next/link'
 import { useState } from 'react'
-import { SuggestedGasFeesSchema } from '@/lib/core/contract/schemas'
-import { ApiError, fetchApi } from './api-client'
+import { ApiError } from './api-client'
+import { fetchSuggestedGasFeesOf, type ChainAnswer } from './chains-client'
 import { formatAge, formatPercent } from './format'
 import { Gwei } from './gwei'
 import { describeError, Skeleton } from './states'
@@ -12,7 +12,7 @@ import { useNow } from './use-now'
 
 export type ChainSummary = { id: number; name: string }
 
-/** Every supported chain at a glance; TanStack Query fetches them in parallel (useQueries). */
+/** Every supported chain at a glance, from one multi-chain call (GET /v1/suggestedGasFees) about once per block. */
 export function Overview({ chains }: { chains: ChainSummary[] }) {
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: true } } }))
   return (
@@ -22,23 +22,29 @@ export function Overview({ chains }: { chains: ChainSummary[] }) {
   )
 }
 
+/** Until the next call: the shortest block interval among the chains that answered, 2 s to 60 s (5 s before any). */
+function refetchMs(answers: Map<number, ChainAnswer> | undefined): number {
+  const intervals = [...(answers?.values() ?? [])].flatMap((a) => ('data' in a ? [a.freshness.blockIntervalMs] : []))
+  return Math.min(60_000, Math.max(2_000, intervals.length > 0 ? Math.min(...intervals) : 5_000))
+}
+
 function OverviewTable({ chains }: { chains: ChainSummary[] }) {
   const now = useNow()
-  const results = useQueries({
-    queries: chains.map((chain) => ({
-      queryKey: ['suggestedGasFees', chain.id],
-      queryFn: () => fetchApi(`/networks/${chain.id}/suggestedGasFees`, SuggestedGasFeesSchema),
-      refetchInterval: (query: { state: { data?: { freshness: { blockIntervalMs: number } } } }) =>
-        Math.min(60_000, Math.max(2_000, query.state.data?.freshness.blockIntervalMs ?? 5_000)),
-    })),
+  const ids = chains.map((chain) => chain.id)
+  const { data: answers, error: callError } = useQuery({
+    queryKey: ['suggestedGasFees', ids],
+    queryFn: () => fetchSuggestedGasFeesOf(ids),
+    // again when the fastest chain's next block is due
+    refetchInterval: (query: { state: { data?: Map<number, ChainAnswer> } }) => refetchMs(query.state.data),
   })
   return (
     <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="chain-list">
-      {chains.map((chain, i) => {
-        // useQueries answers one result per query, in the order of `chains`
-        const result = results[i]
-        if (!result) throw new Error(`no query result for chain ${chain.id}`)
-        const { data, error, isPending } = result
+      {chains.map((chain) => {
+        const answer = answers?.get(chain.id)
+        const data = answer && 'data' in answer ? answer : undefined
+        // the chain's own failure, or the whole call's (then its last numbers stay, marked)
+        const error = answer && 'error' in answer ? answer.error : callError
+        const isPending = answers === undefined && callError === null
         const age = data ? data.freshness.ageAtFetch + (now - data.freshness.receivedAt) / 1000 : 0
         return (
           <li key={chain.id} data-testid={`chain-${chain.id}`}>

@@ -235,18 +235,19 @@ export class PieceTracker {
    */
   private conclude(probe: Probe): void {
     const interval = this.parts.sealed()?.blockIntervalMs ?? 0
-    const steps: number[] = []
-    let pieced = 0
+    // the cadence is the pieced blocks' spread over their steps: a read's lag blurs one step, not their mean
+    let [spreads, steps, pieced] = [0, 0, 0]
     for (const times of probe.blocks.values()) {
       if (times.length < MIN_STATES_PER_BLOCK) continue
       const spread = times.at(-1)! - times[0]!
       const gaps = times.slice(1).map((t, i) => t - times[i]!)
       if (spread < interval / 2 || median(gaps) < MIN_STEP_SPACINGS * probe.spacingMs) continue
       pieced++
-      steps.push(...gaps)
+      spreads += spread
+      steps += gaps.length
     }
     if (pieced < MIN_PIECED_BLOCKS || interval <= 0) return this.settle('none')
-    this.pieces = Math.max(2, Math.round(interval / median(steps)))
+    this.pieces = Math.max(2, Math.round((interval * steps) / spreads))
     this.cadenceMs = interval / this.pieces
     this.phaseMs = (this.block?.lastChangeAt ?? this.now()) % this.cadenceMs
     this.settle('flashblocks')

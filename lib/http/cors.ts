@@ -10,6 +10,8 @@ export const EXPOSED_HEADERS = [
   'X-Block-Interval-Ms',
   'X-Chain-Id',
   'X-Data-Stale',
+  // a multi-chain answer's per-chain block, age and staleness (GET /v1/suggestedGasFees)
+  'X-Chain-Freshness',
   'Age',
   'RateLimit-Limit',
   'RateLimit-Remaining',

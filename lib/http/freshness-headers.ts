@@ -15,3 +15,39 @@ export function freshnessHeaders(meta: ReportMeta, now = Date.now()): Record<str
   if (meta.stale) headers.warning = '110 - "Response is Stale"'
   return headers
 }
+
+/** One chain's part of a multi-chain answer: its window's meta, or the status of the error body it has instead. */
+export type ChainPart = { chainId: number; meta: ReportMeta } | { chainId: number; status: number }
+
+/**
+ * The freshness headers of a multi-chain answer as a whole, the shortest of its chains': `cache-control` the
+ * least max-age (no-store when a chain is stale or answered an error), `age` the oldest, `x-data-stale` whether
+ * any chain is; and each chain's own in `x-chain-freshness`, in the body's order, as an RFC 8941 list:
+ * `1;block=21000000;age=3;interval=12000;stale=?0, 42161;status=503`.
+ */
+export function multiChainFreshnessHeaders(parts: ChainPart[], now = Date.now()): Record<string, string> {
+  let maxAge = Number.POSITIVE_INFINITY
+  let age = 0
+  let stale = false
+  let failed = false
+  const each = parts.map((part) => {
+    if (!('meta' in part)) {
+      failed = true
+      return `${part.chainId};status=${part.status}`
+    }
+    const { meta } = part
+    const own = Math.max(0, Math.floor((now - meta.fetchedAt) / 1000))
+    age = Math.max(age, own)
+    maxAge = Math.min(maxAge, Math.max(0, Math.floor((meta.freshUntil - now) / 1000)))
+    stale ||= meta.stale
+    return `${meta.chainId};block=${meta.blockNumber};age=${own};interval=${meta.blockIntervalMs};stale=?${meta.stale ? 1 : 0}`
+  })
+  const headers: Record<string, string> = {
+    age: String(age),
+    'x-data-stale': String(stale),
+    'cache-control': stale || failed || parts.length === 0 ? 'no-store' : `private, max-age=${maxAge}`,
+    'x-chain-freshness': each.join(', '),
+  }
+  if (stale) headers.warning = '110 - "Response is Stale"'
+  return headers
+}

@@ -22,12 +22,14 @@ export async function requireIdentity(request: Request): Promise<string> {
 /**
  * What every API answer shares: the identity check and the rate limit first, then `answer`; an error
  * becomes its status and JSON body; the rate-limit headers and the log line go on either. `key` is the
- * caller's identity (per-key stream slots count by it); the log names the keyless tier `public`.
+ * caller's identity (per-key stream slots count by it); the log names the keyless tier `public`. `cost`: the
+ * request's units of quota (a multi-chain route's: one per chain it names; default 1).
  */
 export async function guarded(
   route: string,
   request: Request,
   answer: (ctx: { key: string; setChain(chainId: string): void }) => Promise<Response>,
+  cost = 1,
 ): Promise<Response> {
   const started = performance.now()
   let limits: Record<string, string> = {}
@@ -36,7 +38,7 @@ export async function guarded(
   let res: Response
   try {
     key = await requireIdentity(request)
-    limits = await consumeRateLimit(key, isKeyless(key) ? 'public' : 'key')
+    limits = await consumeRateLimit(key, isKeyless(key) ? 'public' : 'key', cost)
     res = await answer({ key, setChain: (c) => (chainId = c) })
   } catch (err) {
     res = toErrorResponse(err)

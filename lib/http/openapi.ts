@@ -8,12 +8,14 @@
  * integration suite against this document (tests/support/contract.ts).
  *
  * One concern per module under ./openapi/: components.ts (schemas, headers, error answers, parameters, security),
- * path-items.ts (the shapes the paths share), chain-paths.ts (/networks/{chainId}/…), catalogue-paths.ts (/v1/…),
+ * path-items.ts (the shapes the paths share), chain-paths.ts (/networks/{chainId}/…), multi-chain-paths.ts
+ * (/v1/suggestedGasFees, /v1/stream), catalogue-paths.ts (/v1/ catalogue),
  * blocknative-paths.ts (/gasprices/…, /chains), operations-paths.ts (/healthz, /readyz, /metrics, /openapi.json).
  */
 import { components, type Json } from './openapi/components'
 import { chainPaths } from './openapi/chain-paths'
 import { cataloguePaths } from './openapi/catalogue-paths'
+import { multiChainPaths } from './openapi/multi-chain-paths'
 import { blocknativePaths } from './openapi/blocknative-paths'
 import { operationsPaths } from './openapi/operations-paths'
 
@@ -41,6 +43,7 @@ function document(): Json {
     ],
     paths: {
       ...chainPaths(),
+      ...multiChainPaths(),
       ...cataloguePaths(),
       ...blocknativePaths(),
       ...operationsPaths(),

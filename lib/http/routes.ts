@@ -17,6 +17,8 @@ import { parseLane } from './lane-query'
 import { ALLOWED_METHODS, toErrorResponse } from './error-answers'
 import { freshnessHeaders } from './freshness-headers'
 import { guarded, type RouteContext } from './guard'
+import { multiChainHandler, multiSuggestedGasFees } from './multi-chain'
+import { multiStreamGET, multiStreamHEAD } from './multi-stream'
 import { observe } from './observe'
 import { parseReplacementQuery } from './replacement-query'
 import { streamGET, streamHEAD } from './stream'
@@ -112,6 +114,20 @@ type CatalogName = keyof typeof CATALOG
 /** Every API route by name: a chain's JSON endpoints, the catalogue, and the stream. */
 export type RouteName = ChainEndpointName | CatalogName | 'stream'
 
+/** The multi-chain routes (`/v1/<name>?chainIds=…`), beside the per-chain ones they answer from. */
+const MULTI_CHAIN = {
+  suggestedGasFees: () => readOnlyRoute(multiChainHandler('multiSuggestedGasFees', multiSuggestedGasFees)),
+  stream: () => ({ ...readOnlyRoute(multiStreamGET), HEAD: multiStreamHEAD }),
+}
+
+/**
+ * Every method of a multi-chain route, by its name: GET /v1/suggestedGasFees (each chain's body by chain id) or
+ * GET /v1/stream (one event stream for the chains).
+ */
+export function multiChainRoute<N extends keyof typeof MULTI_CHAIN>(name: N): ReturnType<(typeof MULTI_CHAIN)[N]> {
+  return MULTI_CHAIN[name]() as ReturnType<(typeof MULTI_CHAIN)[N]>
+}
+
 /**
  * Every method of one API route, by its name: GET answers (HEAD too, as GET without a body), OPTIONS lists,
  * the write methods get 405.
@@ -144,7 +160,8 @@ export function chainRouteNamed(name: string): KeyPathHandlers | null {
   return Object.hasOwn(CHAIN_ENDPOINTS, name) ? apiRoute(name as ChainEndpointName) : null
 }
 
-/** The route of a /v1 catalogue path's last segment, or null. */
+/** The route of a /v1 path's last segment (the catalogue, the multi-chain routes), or null. */
 export function catalogRouteNamed(name: string): KeyPathHandlers | null {
+  if (Object.hasOwn(MULTI_CHAIN, name)) return multiChainRoute(name as keyof typeof MULTI_CHAIN)
   return Object.hasOwn(CATALOG, name) ? apiRoute(name as CatalogName) : null
 }

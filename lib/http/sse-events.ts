@@ -22,3 +22,12 @@ export function feesEvent(
 export function errorEvent(body: string): string {
   return `event: error\ndata: ${body.replace(/\n/g, ' ')}\n\n`
 }
+
+/**
+ * A chain's event as a multi-chain stream (GET /v1/stream) sends it: the same data with `chainId` first, and no
+ * `id:` (a block number names no position in a stream of several chains).
+ * @example withChainId('event: fees\nid: 7\ndata: {"blockNumber":7}\n\n', 1) // 'event: fees\ndata: {"chainId":1,"blockNumber":7}\n\n'
+ */
+export function withChainId(event: string, chainId: number): string {
+  return event.replace(/^(event: [a-z]+\n)(?:id: [^\n]*\n)?data: \{/, `$1data: {"chainId":${chainId},`)
+}

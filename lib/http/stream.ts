@@ -18,11 +18,13 @@ import { guarded, type RouteContext } from './guard'
 const encoder = new TextEncoder()
 
 /** Runs a function in the async context of the request it was captured in (Next's request stores: unstable_cache, after()). */
-type Drive = <R>(fn: () => R) => R
+export type Drive = <R>(fn: () => R) => R
 
-type Subscriber = {
+export type Subscriber = {
   key: string
   controller: ReadableStreamDefaultController<Uint8Array>
+  /** The bytes this subscriber is sent for a state, when not the state's own (a multi-chain stream's: ./multi-stream.ts). */
+  encode?: (state: State) => Uint8Array
   drive: Drive
   /** When the server ends the stream (STREAM_MAX_SECONDS after it opened), ms since the epoch. */
   until: number
@@ -54,7 +56,8 @@ type Hub = {
 }
 
 /** What a stream says about a chain: a window (its block and staleness), or a failure; with the event's bytes. */
-type State = { kind: 'fees'; block: number; piece?: string; stale: boolean; bytes: Uint8Array } | { kind: 'error'; bytes: Uint8Array }
+export type State =
+  { kind: 'fees'; block: number; piece?: string; stale: boolean; bytes: Uint8Array } | { kind: 'error'; bytes: Uint8Array }
 
 /** A short name of a state: a change of it (a block, a flashblocks piece, staleness) is what is pushed. Every failure of a streak is one state. */
 const keyOf = (s: Pick<State, 'kind'> & { block?: number; piece?: string; stale?: boolean }) =>
@@ -68,7 +71,7 @@ export function openStreams(): { chainId: number; streams: number }[] {
 }
 
 /** The chain's current state, its event built only when its key differs from the hub's last (`error`: the failure). */
-async function currentState(
+export async function currentState(
   chainId: number,
   known: State | undefined,
 ): Promise<{ state?: State; key: string; intervalMs?: number; freshUntil?: number; error?: unknown }> {
@@ -93,10 +96,10 @@ async function currentState(
  * Sends a state to a subscriber unless it already has it: one `error` per failure streak; a `fees` event never
  * for an older block than one it was sent, and for the same block only when its staleness changed or an error came between.
  */
-function deliver(hub: { chainId: number }, sub: Subscriber, state: State): void {
+export function deliver(hub: { chainId: number }, sub: Subscriber, state: State): void {
   if (state.kind === 'error') {
     if (sub.inError) return
-    if (send(sub, state.bytes)) {
+    if (send(sub, sub.encode?.(state) ?? state.bytes)) {
       sub.inError = true
       count('gas_api_stream_events_total', { chain: hub.chainId, event: 'error' })
     }
@@ -105,7 +108,7 @@ function deliver(hub: { chainId: number }, sub: Subscriber, state: State): void 
   const prev = sub.sentFees
   const same = state.block === prev?.block && state.stale === prev.stale && state.piece === prev.piece
   if (prev && (state.block < prev.block || (same && !sub.inError))) return
-  if (send(sub, state.bytes)) {
+  if (send(sub, sub.encode?.(state) ?? state.bytes)) {
     sub.sentFees = { block: state.block, piece: state.piece, stale: state.stale }
     sub.inError = false
     count('gas_api_stream_events_total', { chain: hub.chainId, event: 'fees' })
@@ -215,7 +218,7 @@ function arm(hub: Hub): void {
   hub.timer.unref?.()
 }
 
-function stop(hub: Hub): void {
+export function stop(hub: Hub): void {
   if (hub.stopped) return
   hub.stopped = true
   if (hub.timer) clearTimeout(hub.timer)
@@ -224,7 +227,7 @@ function stop(hub: Hub): void {
   if (hubs.get(hub.chainId) === hub) hubs.delete(hub.chainId)
 }
 
-function hubOf(chainId: number): Hub {
+export function hubOf(chainId: number): Hub {
   let hub = hubs.get(chainId)
   if (!hub) {
     const created: Hub = {
@@ -242,7 +245,7 @@ function hubOf(chainId: number): Hub {
   return hub
 }
 
-const SSE_HEADERS = {
+export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-store, no-transform',
   // nginx and similar proxies: pass events through as they come

@@ -90,10 +90,10 @@ export class SlidingWindowCounters {
   }
 
   /**
-   * Counts one request of `key` under `policy`; a refused request is not counted.
+   * Counts one request of `key` under `policy`, as `cost` units (default 1); a refused request is not counted.
    * @returns the decision, and whether this process's memory answered instead of Redis
    */
-  async check(key: string, policy: RateLimitPolicy): Promise<{ decision: RateLimitDecision; local: boolean }> {
+  async check(key: string, policy: RateLimitPolicy, cost = 1): Promise<{ decision: RateLimitDecision; local: boolean }> {
     const options: CheckOptions = {}
     const { anchor, counter, anchorSeconds } = this.pair(policy.windowSeconds)
     const windowMs = policy.windowSeconds * 1000
@@ -104,15 +104,16 @@ export class SlidingWindowCounters {
     const index = Math.min(windows - 1, Math.floor(position / windowMs))
     const previousIndex = (index + windows - 1) % windows
     const [current, previous] = await Promise.all([
-      settled(counter.consume(`${index}:${key}`, 1, options)),
+      settled(counter.consume(`${index}:${key}`, cost, options)),
       counter.get(`${previousIndex}:${key}`, options),
     ])
     const decision = slidingDecision(policy, {
       previous: previous?.consumedPoints ?? 0,
       current: current.consumedPoints,
       elapsedMs: position - index * windowMs,
+      cost,
     })
-    if (!decision.allowed) await counter.reward(`${index}:${key}`, 1, options).catch(() => {})
+    if (!decision.allowed) await counter.reward(`${index}:${key}`, cost, options).catch(() => {})
     return { decision, local: options.local === true }
   }
 }

@@ -31,24 +31,25 @@ function sharedCounters(): SlidingWindowCounters {
 /**
  * Counts one request of the key against its quota, in a sliding window (lib/ratelimit/sliding-window.ts):
  * an API key's (`tier` 'key') is RATE_LIMITS by its name, else RATE_LIMIT; the keyless tier's (`tier` 'public',
- * `key` one per client address) is PUBLIC_RATE_LIMIT.
+ * `key` one per client address) is PUBLIC_RATE_LIMIT. `cost`: the request's units (a multi-chain call's: one
+ * per chain it names), all taken or none.
  * @returns the RateLimit-* headers for the answer
- * @throws RateLimitedError (429) when the quota is spent
+ * @throws RateLimitedError (429) when the quota is spent (or has less left than `cost`)
  */
-export async function consumeRateLimit(key: string, tier: 'key' | 'public' = 'key'): Promise<Record<string, string>> {
+export async function consumeRateLimit(key: string, tier: 'key' | 'public' = 'key', cost = 1): Promise<Record<string, string>> {
   const env = getServerEnv()
   const own = tier === 'key' && Object.hasOwn(env.RATE_LIMITS, key) ? env.RATE_LIMITS[key] : undefined
   const policy = tier === 'public' ? env.PUBLIC_RATE_LIMIT : (own ?? env.RATE_LIMIT)
   let decision = unlimited(policy)
   if (policy.limit > 0) {
-    if (env.REDIS_URL === undefined) decision = (await limiters.memory.check(key, policy)).decision
+    if (env.REDIS_URL === undefined) decision = (await limiters.memory.check(key, policy, cost)).decision
     else if (sharedStoreDegraded()) {
       // degraded: this instance's memory answers at once, without a Redis command that would wait
       // REDIS_TIMEOUT_MS (twice: the anchor, then the counters) before falling back anyway
-      decision = (await limiters.memory.check(key, policy)).decision
+      decision = (await limiters.memory.check(key, policy, cost)).decision
       count('gas_api_rate_limit_checks_total', { store: 'local' })
     } else {
-      const checked = await sharedCounters().check(key, policy)
+      const checked = await sharedCounters().check(key, policy, cost)
       count('gas_api_rate_limit_checks_total', { store: checked.local ? 'local' : 'shared' })
       decision = checked.decision
     }

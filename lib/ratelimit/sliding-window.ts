@@ -10,10 +10,11 @@ export type RateLimitDecision = {
 }
 
 /**
- * What the counters say when a request arrives: `previous` requests accepted in the window before,
- * `current` in this one (this request included), `elapsedMs` into this window.
+ * What the counters say when a request arrives: `previous` units accepted in the window before, `current` in
+ * this one (this request's included), `elapsedMs` into this window; `cost`, the request's units (default 1: a
+ * multi-chain call counts one per chain it names).
  */
-export type WindowCounts = { previous: number; current: number; elapsedMs: number }
+export type WindowCounts = { previous: number; current: number; elapsedMs: number; cost?: number }
 
 export const unlimited = (policy: RateLimitPolicy): RateLimitDecision => ({
   allowed: true,
@@ -27,7 +28,7 @@ export const unlimited = (policy: RateLimitPolicy): RateLimitDecision => ({
  * trailing window are estimated as the current window's count plus the previous window's count weighted by
  * the share of it the trailing window still covers.
  */
-export function slidingDecision(policy: RateLimitPolicy, { previous, current, elapsedMs }: WindowCounts): RateLimitDecision {
+export function slidingDecision(policy: RateLimitPolicy, { previous, current, elapsedMs, cost = 1 }: WindowCounts): RateLimitDecision {
   if (policy.limit === 0) return unlimited(policy)
   const windowMs = policy.windowSeconds * 1000
   const left = Math.max(0, windowMs - elapsedMs)
@@ -35,15 +36,17 @@ export function slidingDecision(policy: RateLimitPolicy, { previous, current, el
   if (estimate <= policy.limit) {
     return { allowed: true, policy, remaining: Math.floor(policy.limit - estimate), resetSeconds: Math.max(1, Math.ceil(left / 1000)) }
   }
-  // refused (and not counted): when would one more request fit?
-  const accepted = current - 1
+  // refused (and not counted): when would the same request fit? (one costing more than the limit never does:
+  // it is told two windows, the longest any request waits)
+  const accepted = current - cost
   let waitMs: number
-  if (accepted + 1 <= policy.limit && previous > 0) {
+  if (cost > policy.limit) waitMs = left + windowMs
+  else if (accepted + cost <= policy.limit && previous > 0) {
     // later in this window, once enough of the previous window has slid out
-    waitMs = Math.max(0, windowMs - ((policy.limit - accepted - 1) * windowMs) / previous - elapsedMs)
+    waitMs = Math.max(0, windowMs - ((policy.limit - accepted - cost) * windowMs) / previous - elapsedMs)
   } else {
     // in the next window, once enough of this one has slid out
-    waitMs = left + (accepted > 0 ? Math.max(0, windowMs - ((policy.limit - 1) * windowMs) / accepted) : 0)
+    waitMs = left + (accepted > 0 ? Math.max(0, windowMs - ((policy.limit - cost) * windowMs) / accepted) : 0)
   }
   return { allowed: false, policy, remaining: 0, resetSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
 }

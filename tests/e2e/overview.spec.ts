@@ -1,7 +1,12 @@
 import { apiGet, expect, test } from './fixtures'
 import type { SuggestedGasFees } from '@/lib/core/contract/schemas'
 
-test('the overview lists every configured chain and links to its view', async ({ page }) => {
+test('the overview lists every configured chain from one multi-chain call and links to its view', async ({ page }) => {
+  const calls: string[] = []
+  page.on('request', (r) => {
+    const { pathname } = new URL(r.url())
+    if (pathname.endsWith('/suggestedGasFees')) calls.push(pathname)
+  })
   await page.goto('/')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Gas fees now')
   await expect(page.getByTestId('chain-list').locator('li')).toHaveCount(5)
@@ -20,6 +25,9 @@ test('the overview lists every configured chain and links to its view', async ({
   const api = await apiGet<SuggestedGasFees>('/networks/31337/suggestedGasFees')
   expect(shownFee).toMatch(/^\d+(\.\d+)?$/)
   expect(api.body.medium.suggestedMaxFeePerGas).toMatch(/^\d+(\.\d+)?$/)
+  // the cards came from GET /v1/suggestedGasFees (once, or again a block later), never one call per chain
+  expect(calls.length).toBeGreaterThan(0)
+  expect(calls.every((c) => c === '/v1/suggestedGasFees')).toBe(true)
 
   await live.getByRole('link').click()
   await expect(page).toHaveURL(/\/networks\/31337$/)

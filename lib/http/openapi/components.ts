@@ -44,6 +44,7 @@ import {
   EstimatedPriceSchema,
   GweiNumberSchema,
 } from '../../core/contract/blocknative-schemas'
+import { ChainErrorEventSchema, ChainFeesEventSchema, MultiChainSuggestedGasFeesSchema } from '../../core/contract/multi-chain-schemas'
 import { REASON_PHRASES } from '../reason-phrases'
 
 /** The zod schemas published under components/schemas, by name. */
@@ -58,6 +59,9 @@ const SCHEMAS = {
   ForecastHorizon: ForecastHorizonSchema,
   BaseFeeForecast: BaseFeeForecastSchema,
   FeesEvent: FeesEventSchema,
+  MultiChainSuggestedGasFees: MultiChainSuggestedGasFeesSchema,
+  ChainFeesEvent: ChainFeesEventSchema,
+  ChainErrorEvent: ChainErrorEventSchema,
   LevelAccuracy: LevelAccuracySchema,
   AccuracyReport: AccuracyReportSchema,
   GasPrices: GasPricesSchema,
@@ -128,6 +132,11 @@ const HEADERS: Record<string, Json> = {
   'X-Data-Stale': {
     description: 'true when the data is not current (a read of the node failed since, it is three cache periods old, or the head stopped).',
     schema: { type: 'boolean' },
+  },
+  'X-Chain-Freshness': {
+    description:
+      "A multi-chain answer's chains, in its order, as an RFC 8941 list: `<chainId>;block=<n>;age=<s>;interval=<ms>;stale=?0|?1`, or `<chainId>;status=<code>` for a chain that answered an error.",
+    schema: { type: 'string' },
   },
   Warning: { description: 'Only on stale data: `110 - "Response is Stale"`.', schema: { type: 'string' } },
   'Cache-Control': {

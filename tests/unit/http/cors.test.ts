@@ -23,7 +23,16 @@ describe('corsHeaders', () => {
   })
 
   test('behavior: the exposed headers are the freshness and rate-limit headers a page reads', () => {
-    for (const h of ['X-Block-Number', 'X-Data-Stale', 'Age', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Chain-Id'])
+    for (const h of [
+      'X-Block-Number',
+      'X-Data-Stale',
+      'Age',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+      'X-Chain-Id',
+      'X-Chain-Freshness',
+    ])
       expect(EXPOSED_HEADERS.split(', ')).toContain(h)
   })
 })

@@ -73,6 +73,24 @@ describe('SlidingWindowCounters (rate-limiter-flexible in memory, fake timers)',
     expect(await burst(l, 5)).toBe(2)
   })
 
+  test('args: cost counts a request as that many units, all or none', async () => {
+    const l = new SlidingWindowCounters({ kind: 'memory' })
+    expect((await l.check('k', policy, 3)).decision).toMatchObject({ allowed: true, remaining: 2 })
+    // 3 more do not fit in the 2 left: refused and not counted
+    expect((await l.check('k', policy, 3)).decision).toMatchObject({ allowed: false, remaining: 0 })
+    expect((await l.check('k', policy, 2)).decision).toMatchObject({ allowed: true, remaining: 0 })
+    expect((await l.check('k', policy, 1)).decision.allowed).toBe(false)
+  })
+
+  test('error: a cost over the limit never fits; it is told two windows at most', async () => {
+    const l = new SlidingWindowCounters({ kind: 'memory' })
+    const { decision } = await l.check('k', policy, 6)
+    expect(decision).toMatchObject({ allowed: false })
+    expect(decision.resetSeconds).toBeLessThanOrEqual(20)
+    // nothing was counted
+    expect(await burst(l, 5)).toBe(5)
+  })
+
   test('behavior: keys are counted apart', async () => {
     const l = new SlidingWindowCounters({ kind: 'memory' })
     expect(await burst(l, 6, 'a')).toBe(5)
