@@ -46,6 +46,8 @@ export type FeeWindow = {
    * chains whose rule is `linea` and whose head carries it: the data cost rides in the priority fee there.
    */
   lineaPricing?: LineaPricing
+  /** What the chain's rules read beside the window, in the same batch (chainReadsOf), on those chains only. */
+  chainReads?: ChainReads
   /**
    * No EIP-1559 fee market: eth_feeHistory's rewards are whole gas prices (go-ethereum feehistory.go processBlock);
    * only GET gasPrices answers from such a window.
@@ -114,7 +116,14 @@ export type L1FeeParams =
       operatorFeeScalar: number
       operatorFeeConstant: string
     }
-  | { rule: 'arbitrum'; perL1CalldataByte: string }
+  | {
+      rule: 'arbitrum'
+      perL1CalldataByte: string
+      /** ArbGasInfo.getMinimumGasPrice(), wei: no max fee below it (absent: the getter did not answer). */
+      minimumGasPrice?: string
+      /** ArbOwnerPublic.getCollectTips() (ArbOS 60 and later; absent or false: tips are not paid). */
+      collectTips?: boolean
+    }
   | {
       /** scroll-tech/scroll-contracts src/L2/predeploys/L1GasPriceOracle.sol, with isGalileo() true. */
       rule: 'scroll'
@@ -139,6 +148,14 @@ export type L1FeeParams =
       operatorFeeConstant: string
     }
   | { rule: 'unavailable'; reason: string }
+
+/** Values a chain's rules read with its window, wei (decimal strings): each only where the node answered. */
+export type ChainReads = {
+  /** eth_gasPrice (Sei: the lowest max fee its ante takes). */
+  gasPrice?: string
+  /** eth_bigBlockGasPrice (HyperEVM: the base fee of the next big block). */
+  bigBlockGasPrice?: string
+}
 
 /** The same window with amounts as bigint wei, for the math. */
 export type FeeData = {

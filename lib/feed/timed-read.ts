@@ -1,6 +1,7 @@
 import 'server-only'
 import type { ChainConfig } from '../chains/registry'
 import { feePolicyOf } from '../chains/registry'
+import { chainReadsOf } from '../core/chain-rules/fast-chains'
 import { MAX_PERIOD_MS, MIN_PERIOD_MS } from '../core/contract/freshness'
 import { REWARD_PERCENTILES } from '../core/fee-math/estimator'
 import { count, observeSeconds } from '../metrics/registry'
@@ -48,6 +49,7 @@ export async function timedRead(p: {
       fallbackBlockTimeMs: p.chain.nominalBlockTimeMs ?? 2_000,
       ...(policy.enforceBaseFeeBounds ? { baseFeeBounds: { risePpm: policy.maxBaseFeeRisePpm, fallPpm: policy.maxBaseFeeFallPpm } } : {}),
       ...(p.chain.l1FeeRule ? { l1FeeRule: p.chain.l1FeeRule } : {}),
+      ...(chainReadsOf(policy).length ? { chainReads: chainReadsOf(policy) } : {}),
     })
     observeSeconds('gas_api_upstream_read_duration_seconds', labels, (p.now() - startedAt) / 1000)
     count('gas_api_upstream_reads_total', { ...labels, result: 'ok' })

@@ -1,7 +1,8 @@
 import 'server-only'
 /** The confidence answers of a window (GET /gasprices/…, lib/blocknative): prices per confidence level, forecasts, in wei. */
 import { BlobFeeMarketUnsupportedError } from '../core/contract/errors'
-import { confidencePrices, type ConfidencePrice } from '../core/fee-math/confidence'
+import type { ConfidencePrice } from '../core/fee-math/confidence'
+import { windowConfidencePrices } from '../core/fee-math/chain-levels'
 import { forecastBaseFee } from '../core/fee-math/forecast'
 import { toFeeData } from '../core/fee-math/fee-data'
 import { windowPolicy } from '../core/fee-math/window-policy'
@@ -19,9 +20,9 @@ const TOP_CONFIDENCE = 99
 const confidenceOf = perWindow('confidence-report', (window, policy) => {
   const data = toFeeData(window)
   const live = windowPolicy(policy, window)
-  const ladder = confidencePrices(
-    data,
-    live,
+  const ladder = windowConfidencePrices(
+    window,
+    policy,
     Array.from({ length: TOP_CONFIDENCE }, (_, i) => i + 1),
   )
   const forecast = forecastBaseFee(data.baseFees, data.nextBaseFee, live)

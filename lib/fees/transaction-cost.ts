@@ -1,11 +1,30 @@
 import 'server-only'
 /** GET transactionCost: a transaction's whole cost per level, from the window the other endpoints answer from. */
-import { getChain } from '../chains/registry'
+import { feePolicyOf, getChain } from '../chains/registry'
 import { buildTransactionCost } from '../core/contract/report'
+import { bigLaneLevels } from '../core/fee-math/chain-levels'
+import type { LevelSuggestion } from '../core/fee-math/replacement'
+import type { FeeWindow, Urgency } from '../core/types'
+import type { ChainFeePolicy } from '../core/chain-rules/chain-policy'
 import { transactionCost, type TransactionCostQuery } from '../core/fee-math/transaction-cost'
 import { scrollCompressedSize } from '../runtime/zstd-scroll'
-import { servedWindow, type ReportMeta } from './served-window'
+import { isBigLane } from './lanes'
+import { perWindow, servedWindow, type ReportMeta } from './served-window'
 import { suggestionsFor } from './replacement'
+
+/**
+ * The big-block lane's suggestions (wei) and the window as that lane sees it: its next base fee the next big
+ * block's (eth_bigBlockGasPrice), so the likely fee is priced there; once per window.
+ */
+const bigLaneFor = perWindow('big-lane-costs', (window: FeeWindow, policy: ChainFeePolicy) => {
+  const levels = bigLaneLevels(window, policy)
+  const next = BigInt(window.chainReads!.bigBlockGasPrice!)
+  const at = (u: Urgency): LevelSuggestion => ({ fees: levels[u], gasPrice: next + levels[u].maxPriorityFeePerGas })
+  return {
+    window: { ...window, nextBaseFeePerGas: next.toString() },
+    suggestions: { low: at('low'), medium: at('medium'), high: at('high') },
+  }
+})
 
 /**
  * GET transactionCost: a transaction's whole cost per level (lib/core/fee-math/transaction-cost.ts), no read of its own,
@@ -15,15 +34,18 @@ import { suggestionsFor } from './replacement'
  *   UpstreamUnavailableError, UpstreamBadResponseError
  */
 export async function getTransactionCost(chainId: number, query: TransactionCostQuery): Promise<{ body: string; meta: ReportMeta }> {
-  const { window, policy, meta } = await servedWindow(chainId, { feeMarket: false })
   const chain = getChain(chainId)
+  const big = chain !== undefined && isBigLane(chainId, feePolicyOf(chain), query.lane)
+  const { window: served, policy, meta } = await servedWindow(chainId, { feeMarket: big })
   const compressed = chain?.l1FeeRule === 'scroll' && query.tx ? scrollCompressedSize(query.tx) : null
   const asked = compressed === null ? query : { ...query, scrollCompressedSize: compressed }
-  const cost = transactionCost(window, suggestionsFor(window, policy), asked, {
+  const lane = big ? bigLaneFor(served, policy) : { window: served, suggestions: suggestionsFor(served, policy) }
+  const cost = transactionCost(lane.window, lane.suggestions, asked, {
     maxTransactionGas: policy.maxTransactionGas,
     l1FeeRule: chain?.l1FeeRule,
     unknownL1Fee: chain?.unknownL1Fee,
     nativeToken: chain?.nativeCurrency?.symbol,
+    chargesGasLimit: policy.rules?.chargesGasLimit === true,
   })
   return { body: JSON.stringify(buildTransactionCost(cost)), meta }
 }

@@ -3,7 +3,7 @@ import {
   getAccuracyReport,
   getBlobFees,
   getFeeReport,
-  getGasPrices,
+  getLaneBody,
   getReplacementFees,
   getTransactionCost,
   supportedChainNames,
@@ -13,6 +13,7 @@ import {
 } from '../fees'
 import { MethodNotAllowedError } from '../core/contract/errors'
 import { parseChainId } from './chain-id'
+import { parseLane } from './lane-query'
 import { ALLOWED_METHODS, toErrorResponse } from './error-answers'
 import { freshnessHeaders } from './freshness-headers'
 import { guarded, type RouteContext } from './guard'
@@ -87,13 +88,14 @@ function catalogEndpoint(route: string, body: () => unknown) {
 
 /** The loader of each JSON endpoint of one chain, by the route's name (also its metrics label). */
 const CHAIN_ENDPOINTS = {
-  suggestedGasFees: reportPart('suggestedGasFees'),
+  // the lane asked (?lane=big: HyperEVM's big blocks, ./lane-query.ts); other parameters are ignored
+  suggestedGasFees: (chainId, query) => getLaneBody(chainId, 'suggestedGasFees', parseLane(query)),
   busyThreshold: reportPart('busyThreshold'),
   baseFeePercentile: reportPart('baseFeePercentile'),
   baseFeeHistory: reportPart('baseFeeHistory'),
   baseFeeForecast: reportPart('baseFeeForecast'),
-  // legacy gas prices, on every chain (EIP-1559 or not)
-  gasPrices: getGasPrices,
+  // legacy gas prices, on every chain (EIP-1559 or not), of the lane asked
+  gasPrices: (chainId, query) => getLaneBody(chainId, 'gasPrices', parseLane(query)),
   // the fees that replace the pending transaction whose fees the query gives (./replacement-query.ts)
   replacementFees: (chainId, query) => getReplacementFees(chainId, parseReplacementQuery(query)),
   // a transaction's whole cost per level, the L1 data fee and operator fee included (./transaction-cost-query.ts)

@@ -1,9 +1,10 @@
 import { parseTransaction, type Hex } from 'viem'
 import { InvalidQueryError } from '../core/contract/errors'
 import { MAX_TX_BYTES, MIN_TX_GAS, type TransactionCostQuery } from '../core/fee-math/transaction-cost'
+import { parseLane } from './lane-query'
 
 /** The query parameters of GET /networks/{chainId}/transactionCost. */
-export const TRANSACTION_COST_QUERY_PARAMETERS = ['gas', 'txBytes', 'tx'] as const
+export const TRANSACTION_COST_QUERY_PARAMETERS = ['gas', 'txBytes', 'tx', 'lane'] as const
 
 const EXPECTED =
   'send gas (a decimal integer), and optionally txBytes (the unsigned transaction\u2019s size) or tx (the unsigned transaction, 0x hex)'
@@ -57,7 +58,7 @@ function parseUnsignedTx(raw: string): Hex {
 
 /**
  * The query of GET transactionCost: `gas` (required, a decimal integer of at least 21,000), and at most one
- * of `txBytes` (the unsigned serialized size, 1–131,072) and `tx` (the unsigned transaction).
+ * of `txBytes` (the unsigned serialized size, 1–131,072) and `tx` (the unsigned transaction); `lane` (./lane-query.ts).
  * @throws InvalidQueryError (400) naming the parameter
  */
 export function parseTransactionCostQuery(query: URLSearchParams): TransactionCostQuery {
@@ -77,7 +78,9 @@ export function parseTransactionCostQuery(query: URLSearchParams): TransactionCo
   if (rawBytes !== undefined && rawTx !== undefined) {
     throw new InvalidQueryError('txBytes', 'cannot be sent with tx: the size is that of tx.')
   }
-  if (rawTx !== undefined) return { gas, tx: parseUnsignedTx(rawTx) }
-  if (rawBytes !== undefined) return { gas, txBytes: Number(parseInteger('txBytes', rawBytes, 1n, BigInt(MAX_TX_BYTES))) }
-  return { gas }
+  const lane = parseLane(query)
+  const laneField = lane === undefined ? {} : { lane }
+  if (rawTx !== undefined) return { gas, tx: parseUnsignedTx(rawTx), ...laneField }
+  if (rawBytes !== undefined) return { gas, txBytes: Number(parseInteger('txBytes', rawBytes, 1n, BigInt(MAX_TX_BYTES))), ...laneField }
+  return { gas, ...laneField }
 }

@@ -18,6 +18,7 @@ const L1_BLOCK = '0x4200000000000000000000000000000000000015'
 // Arbitrum's precompiles (nitro-precompile-interfaces ArbGasInfo.sol, ArbSys.sol)
 const ARB_GAS_INFO = '0x000000000000000000000000000000000000006C'
 const ARB_SYS = '0x0000000000000000000000000000000000000064'
+const ARB_OWNER_PUBLIC = '0x000000000000000000000000000000000000006b'
 // Scroll's L1GasPriceOracle predeploy (scroll-tech/scroll-contracts src/L2/predeploys/L1GasPriceOracle.sol)
 const SCROLL_ORACLE = '0x5300000000000000000000000000000000000002'
 
@@ -39,6 +40,9 @@ const abi = parseAbi([
   // Arbitrum
   'function getPricesInWei() view returns (uint256, uint256, uint256, uint256, uint256, uint256)',
   'function arbBlockNumber() view returns (uint256)',
+  // the fee rules of Arbitrum's row (nitro ArbGasInfo.sol; ArbOwnerPublic.sol since ArbOS 60: reverts before, so not collected)
+  'function getMinimumGasPrice() view returns (uint256)',
+  'function getCollectTips() view returns (bool)',
   // Scroll's L1GasPriceOracle
   'function l1BlobBaseFee() view returns (uint256)',
   'function commitScalar() view returns (uint256)',
@@ -61,7 +65,11 @@ export function headProbe(rule: PredeployRule, chainId: number): ViewCall {
 export function l1FeeGetters(rule: PredeployRule, previous?: L1FeeParams): Record<string, ViewCall> {
   switch (rule) {
     case 'arbitrum':
-      return { prices: getter(ARB_GAS_INFO, 'getPricesInWei') }
+      return {
+        prices: getter(ARB_GAS_INFO, 'getPricesInWei'),
+        minimumGasPrice: getter(ARB_GAS_INFO, 'getMinimumGasPrice'),
+        collectTips: getter(ARB_OWNER_PUBLIC, 'getCollectTips'),
+      }
     case 'scroll':
       return {
         l1BaseFee: getter(SCROLL_ORACLE, 'l1BaseFee'),
@@ -115,9 +123,13 @@ export function l1FeeParamsOf(rule: PredeployRule, values: Record<string, unknow
   switch (rule) {
     case 'arbitrum': {
       const perByte = Array.isArray(v.prices) ? (v.prices as unknown[])[1] : undefined
-      return isUint(perByte)
-        ? { rule: 'arbitrum', perL1CalldataByte: perByte.toString() }
-        : unavailable('ArbGasInfo.getPricesInWei did not answer')
+      if (!isUint(perByte)) return unavailable('ArbGasInfo.getPricesInWei did not answer')
+      return {
+        rule: 'arbitrum',
+        perL1CalldataByte: perByte.toString(),
+        ...(isUint(v.minimumGasPrice) ? { minimumGasPrice: v.minimumGasPrice.toString() } : {}),
+        ...(v.collectTips === true ? { collectTips: true } : {}),
+      }
     }
     case 'scroll': {
       if (previous?.rule !== 'scroll' && v.isGalileo !== true) return unavailable('L1GasPriceOracle does not report Galileo')

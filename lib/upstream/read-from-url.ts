@@ -6,6 +6,8 @@ import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailabl
 import { parseLineaExtraData } from '../core/fee-math/linea-fee'
 import { classifyRpcError } from './classify-error'
 import { getRpcClient } from './client'
+import type { ChainRead } from '../core/chain-rules/fast-chains'
+import { readChainReads } from './read-chain-reads'
 import { l1FeeParamsAt, readL1FeeParams, readL1FeeParamsProbed } from './read-l1-fee-params'
 import { RpcBlockHeaderSchema, RpcChainIdSchema, RpcFeeHistorySchema, type RpcBlockHeader } from './schemas'
 import { setVerifiedChainId, verifiedChainId } from './url-health'
@@ -37,6 +39,8 @@ export type ReadFeeWindowParameters = {
    * head's extraData is its pricing (no call).
    */
   l1FeeRule?: L1FeeRule
+  /** What the chain's rules read beside the window (chainReadsOf), in the window's own batch; absent: nothing more. */
+  chainReads?: readonly ChainRead[]
 }
 
 /** A 'finalized' block further back than this is not used to measure the interval. */
@@ -46,6 +50,11 @@ const MAX_ANCHOR_DISTANCE = 100_000
  * block 2 blocks back (BSC's fast finality) would measure one rounded timestamp difference.
  */
 export const MIN_ANCHOR_DISTANCE = 64
+/**
+ * ...and over at least this long (s) unless it is the window's oldest block: timestamps are whole seconds, so on
+ * sub-second blocks (BSC 450 ms, Monad 300 ms, Arbitrum 250 ms) 64 blocks would measure the interval within ±5%.
+ */
+export const MIN_ANCHOR_SECONDS = 60
 /** A provider that caps eth_feeHistory below the window is paged, in one more batch, at most this many pages. */
 const MAX_PAGES = 20
 /** Re-anchor the interval measurement when its anchor is older than this many windows. */
@@ -87,7 +96,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   const cold = p.previous === undefined
   const l1Rule = p.l1FeeRule === 'linea' ? undefined : p.l1FeeRule
   const l1Read = l1Rule ? { chainId: p.chainId, rule: l1Rule, previous: p.previous?.l1Fee } : undefined
-  const [chainIdRaw, head, history, freshAnchor, finalized, l1Probed] = await Promise.all([
+  const [chainIdRaw, head, history, freshAnchor, finalized, l1Probed, chainReads] = await Promise.all([
     known === undefined ? client.request({ method: 'eth_chainId' }) : Promise.resolve(undefined),
     getHeader(client, 'latest'),
     client.request({
@@ -99,6 +108,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     l1Read && p.previous
       ? readL1FeeParamsProbed(client, { ...l1Read, block: predictedHead(p.previous, Date.now()) })
       : Promise.resolve(undefined),
+    readChainReads(client, p.chainReads ?? []),
   ])
 
   if (known === undefined) {
@@ -143,7 +153,10 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
 
   const distance = (h: { number: number }) => headNumber - h.number
   const usable = (h: RpcBlockHeader | undefined) =>
-    h && distance(h) > 0 && distance(h) <= MAX_ANCHOR_DISTANCE && (distance(h) >= MIN_ANCHOR_DISTANCE || h.number <= fh.oldestBlock)
+    h &&
+    distance(h) > 0 &&
+    distance(h) <= MAX_ANCHOR_DISTANCE &&
+    ((distance(h) >= MIN_ANCHOR_DISTANCE && headHeader.timestamp - h.timestamp >= MIN_ANCHOR_SECONDS) || h.number <= fh.oldestBlock)
       ? { number: h.number, timestamp: h.timestamp }
       : null
   let anchor: { number: number; timestamp: number } | null = usable(freshAnchor) ?? usable(finalized) ?? (anchorDue ? null : prevAnchor)
@@ -185,6 +198,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     ...(headHeader.transactions ? { headTransactionCount: headHeader.transactions.length } : {}),
     ...(l1Fee ? { l1Fee } : {}),
     ...(lineaPricing ? { lineaPricing } : {}),
+    ...(chainReads ? { chainReads } : {}),
     ...(legacy ? { legacy: true as const } : {}),
     fetchedAt: Date.now(),
   }

@@ -1,11 +1,27 @@
 import type { L1FeeRule } from '../types'
 import { PPM, WEI_PER_GWEI } from '../units'
+import { bsc, hyperEvm, megaEth, monad, opBnb, sei, sonic, type ChainRules } from './fast-chains'
 
 /** Chain fee policies as data (like viem's `chain.fees`): one row per chain id, each citing its source. Pure. */
 
 export type ChainFeePolicy = {
   /** Which rules the row follows, for docs, logs and tests. */
-  family: 'ethereum' | 'op-stack' | 'polygon-pos' | 'bsc' | 'arbitrum' | 'linea' | 'zksync' | 'avalanche' | 'default'
+  family:
+    | 'ethereum'
+    | 'op-stack'
+    | 'polygon-pos'
+    | 'bsc'
+    | 'opbnb'
+    | 'arbitrum'
+    | 'linea'
+    | 'zksync'
+    | 'avalanche'
+    | 'monad'
+    | 'sonic'
+    | 'sei'
+    | 'hyperevm'
+    | 'megaeth'
+    | 'default'
   /** The lowest tip the chain's validators or sequencer accept, wei: no level suggests less. */
   minPriorityFeeWei: bigint
   /** The lowest tip we suggest, wei (≥ minPriorityFeeWei), as chains' own oracles do (Polygon's gas station, op-geth). */
@@ -30,6 +46,8 @@ export type ChainFeePolicy = {
   boundsConfigured?: boolean
   /** The lowest base fee the chain allows, wei (an OP-stack Jovian block's extraData): no forecast goes below it. */
   minBaseFeeWei?: bigint
+  /** The chain's own rules beyond EIP-1559's (./fast-chains.ts), applied to every level (lib/core/fee-math/chain-levels.ts). */
+  rules?: ChainRules
 }
 
 /** EIP-1559 as Ethereum runs it. */
@@ -92,19 +110,6 @@ const polygonPos: ChainFeePolicy = {
   tipWindowMs: TIP_WINDOW_MS,
 }
 
-const bsc: ChainFeePolicy = {
-  family: 'bsc',
-  // base fee always 0 (bsc v1.2.9, Hertz), so the price is the tip; validators refuse less than their configured
-  // minimum gas price (bsc v1.4.16 and later lowerings, the latest from secondary reports)
-  minPriorityFeeWei: 50_000_000n,
-  // a validator configuration, not a consensus rule: suggest what every validator accepts
-  minSuggestedPriorityFeeWei: 100_000_000n,
-  ignoresTips: false,
-  // a zero base fee never rises; if it ever did, plan EIP-1559's rise, never refuse data
-  ...ASSUMED_EIP1559,
-  tipWindowMs: TIP_WINDOW_MS,
-}
-
 const arbitrum: ChainFeePolicy = {
   family: 'arbitrum',
   minPriorityFeeWei: 0n,
@@ -119,6 +124,10 @@ const arbitrum: ChainFeePolicy = {
   tipWindowMs: TIP_WINDOW_MS,
   // nitro arbos/l2pricing/model.go InitialPerTxGasLimitV50
   maxTransactionGas: 32_000_000n,
+  // nitro @ 6dce8d13 arbos/tx_processor.go CollectTips: from ArbOS 60 tips are paid only when the chain owner set
+  // them collected (ArbOwnerPublic.getCollectTips, default false); the governed minimum base fee is
+  // ArbGasInfo.getMinimumGasPrice (arbos/l2pricing/model.go)
+  rules: { arbOsTipsAndFloor: true },
 }
 
 const linea: ChainFeePolicy = {
@@ -173,6 +182,12 @@ export const CHAIN_FEE_POLICIES: Readonly<Record<number, ChainFeePolicy>> = {
   8453: opStack, // Base
   137: polygonPos, // Polygon PoS
   56: bsc, // BNB Smart Chain
+  204: opBnb, // opBNB
+  143: monad, // Monad
+  146: sonic, // Sonic
+  1329: sei, // Sei EVM
+  999: hyperEvm, // HyperEVM
+  4326: megaEth, // MegaETH
   42161: arbitrum, // Arbitrum One
   42170: arbitrum, // Arbitrum Nova
   421614: arbitrum, // Arbitrum Sepolia

@@ -1,7 +1,8 @@
 import { chainFeePolicy, type ChainFeePolicy } from '../chain-rules/chain-policy'
-import { baseFeeStats, baseFeeTrend, estimateLevels, priorityFeeRanges, priorityFeeTrend } from '../fee-math/estimator'
+import { baseFeeStats, baseFeeTrend, priorityFeeRanges, priorityFeeTrend } from '../fee-math/estimator'
 import { forecastBaseFee, type BaseFeeForecast } from '../fee-math/forecast'
-import { gasPricesFromLevels, legacyGasPrices, type LevelGasPrices } from '../fee-math/gas-prices'
+import { legacyGasPrices, type LevelGasPrices } from '../fee-math/gas-prices'
+import { windowGasPrices, windowLevels } from '../fee-math/chain-levels'
 import type {
   BaseFeeForecastBody,
   BaseFeeHistory,
@@ -30,7 +31,8 @@ export type FeeReport = {
   gasPrices: GasPrices
 }
 
-function level(l: LevelEstimate) {
+/** One level of suggestedGasFees in decimal gwei and ms. */
+export function levelBody(l: LevelEstimate) {
   return {
     suggestedMaxPriorityFeePerGas: formatGwei(l.maxPriorityFeePerGas),
     suggestedMaxFeePerGas: formatGwei(l.maxFeePerGas),
@@ -39,7 +41,8 @@ function level(l: LevelEstimate) {
   }
 }
 
-const prices = (p: LevelGasPrices): GasPrices => ({
+/** GET gasPrices' body from each level's price, wei. */
+export const gasPricesBody = (p: LevelGasPrices): GasPrices => ({
   SafeGasPrice: formatGwei(p.low),
   ProposeGasPrice: formatGwei(p.medium),
   FastGasPrice: formatGwei(p.high),
@@ -51,7 +54,7 @@ const prices = (p: LevelGasPrices): GasPrices => ({
  * @throws NoPriceDataError when the window holds no priced transaction
  */
 export function buildLegacyGasPrices(window: FeeWindow, policy: ChainFeePolicy = chainFeePolicy(window.chainId)): GasPrices {
-  return prices(legacyGasPrices(toFeeData(window), window.chainId, policy))
+  return gasPricesBody(legacyGasPrices(toFeeData(window), window.chainId, policy))
 }
 
 /** The forecast of the base fee at the window's head, in gwei (its `method` is the model's business, not the body's). */
@@ -82,16 +85,17 @@ const pair = ([a, b]: [bigint, bigint]): [string, string] => [formatGwei(a), for
 /** Computes every endpoint's answer from one window, by the chain's fee policy: wei math inside, decimal gwei strings out. */
 export function buildFeeReport(window: FeeWindow, policy: ChainFeePolicy = chainFeePolicy(window.chainId)): FeeReport {
   const data = toFeeData(window)
-  // the head's rules: OP-stack's live EIP-1559 parameters set the bounds of both, Linea's pricing the tips' floor
+  // the head's rules: OP-stack's live EIP-1559 parameters set the bounds of both, Linea's pricing the tips' floor,
+  // and the fast chains' own (chain-levels.ts)
   const live = windowPolicy(policy, window)
-  const levels = estimateLevels(data, live)
+  const levels = windowLevels(window, policy)
   const stats = baseFeeStats(data)
   const tips = priorityFeeRanges(data)
   return {
     suggestedGasFees: {
-      low: level(levels.low),
-      medium: level(levels.medium),
-      high: level(levels.high),
+      low: levelBody(levels.low),
+      medium: levelBody(levels.medium),
+      high: levelBody(levels.high),
       estimatedBaseFee: formatGwei(data.nextBaseFee),
       networkCongestion: stats.congestion,
       latestPriorityFeeRange: pair(tips.latest),
@@ -105,7 +109,7 @@ export function buildFeeReport(window: FeeWindow, policy: ChainFeePolicy = chain
     baseFeePercentile: { baseFeePercentile: formatGwei(stats.p50) },
     baseFeeHistory: data.baseFees.map(formatGwei),
     baseFeeForecast: forecastBody(window.headNumber, forecastBaseFee(data.baseFees, data.nextBaseFee, live)),
-    gasPrices: prices(gasPricesFromLevels(data.nextBaseFee, levels)),
+    gasPrices: gasPricesBody(windowGasPrices(window, policy, levels)),
   }
 }
 
@@ -158,6 +162,7 @@ export function buildTransactionCost(cost: TransactionCost): TransactionCostBody
     l1DataFeeBasis: cost.l1DataFeeBasis,
     operatorFee: gweiOrNull(cost.operatorFee),
     priorityFeeFloor: gweiOrNull(cost.priorityFeeFloor),
+    ...(cost.gasCharged ? { gasCharged: cost.gasCharged } : {}),
     low: level('low'),
     medium: level('medium'),
     high: level('high'),

@@ -226,6 +226,10 @@ export const TransactionCostSchema = z.object({
     description:
       "Linea: the lowest tip per gas its sequencer takes for this transaction (linea_estimateGas's, from the head's extraData and the compressed-size bound of txBytes); every level's tip is at least this. null elsewhere, and on a Linea head without extraData v1.",
   }),
+  gasCharged: z.literal('limit').optional().meta({
+    description:
+      '"limit" on a chain that charges the whole gas limit, not the gas used (Monad): `gas` is then the limit the wallet signs, and fee is what it pays, so keep the limit tight. Absent elsewhere.',
+  }),
   low: TransactionCostLevelSchema,
   medium: TransactionCostLevelSchema,
   high: TransactionCostLevelSchema,

@@ -1,7 +1,7 @@
-import { withLiveParams, type ChainFeePolicy } from '../chain-rules/chain-policy'
+import type { ChainFeePolicy } from '../chain-rules/chain-policy'
 import { InvalidQueryError } from '../contract/errors'
-import { estimateLevels } from './estimator'
-import { gasPricesFromLevels, legacyGasPrices, type LevelGasPrices } from './gas-prices'
+import { windowGasPrices, windowLevels } from './chain-levels'
+import { legacyGasPrices, type LevelGasPrices } from './gas-prices'
 import { toFeeData } from '../fee-math/fee-data'
 import type { FeeWindow, LevelEstimate, Urgency } from '../types'
 
@@ -229,8 +229,8 @@ export function levelSuggestions(window: FeeWindow, policy: ChainFeePolicy): Rec
     const prices = legacyGasPrices(data, window.chainId, policy)
     return { low: { gasPrice: prices.low }, medium: { gasPrice: prices.medium }, high: { gasPrice: prices.high } }
   }
-  const levels = estimateLevels(data, withLiveParams(policy, window.headExtraData))
-  const prices: LevelGasPrices = gasPricesFromLevels(data.nextBaseFee, levels)
+  const levels = windowLevels(window, policy)
+  const prices: LevelGasPrices = windowGasPrices(window, policy, levels)
   const level = (u: Urgency): LevelSuggestion => ({ fees: levels[u], gasPrice: prices[u] })
   return { low: level('low'), medium: level('medium'), high: level('high') }
 }

@@ -6,6 +6,7 @@ import { lineaCompressedSizeBound, lineaPriorityFeeFloor } from './linea-fee'
 import type { LevelSuggestion } from './replacement'
 import { scrollGalileoL1Fee } from './scroll-fee'
 import type { FeeWindow, L1FeeRule, Urgency } from '../types'
+import type { Lane } from './chain-levels'
 import { mulDivCeil, PPM } from '../units'
 
 /**
@@ -27,6 +28,8 @@ export type TransactionCostQuery = {
    * `tx`'s size. Ignored on other chains.
    */
   scrollCompressedSize?: number
+  /** Which lane's levels price it (HyperEVM's `big`); absent: the chain's default. The chain's check is lib/fees'. */
+  lane?: Lane
 }
 
 /** Whether l1DataFee is what the chain will charge (`exact`) or an amount it will not exceed (`upperBound`). */
@@ -95,6 +98,8 @@ export type TransactionCostChain = {
   unknownL1Fee?: boolean
   /** The symbol of the token gas and every amount is paid in (viem's nativeCurrency: MNT on Mantle). */
   nativeToken?: string
+  /** The chain charges the gas limit, not the gas used (Monad: its policy's rules.chargesGasLimit). */
+  chargesGasLimit?: boolean
 }
 
 /** The largest gas a transaction of the chain can use: the chain's per-transaction cap (EIP-7825, ArbOS 50) or the head's gas limit. */
@@ -132,6 +137,8 @@ export type TransactionCost = {
   operatorFee: bigint | null
   /** Linea with its head's pricing: the lowest tip per gas its sequencer takes for this transaction, wei; else null. */
   priorityFeeFloor: bigint | null
+  /** `limit` where the chain charges the whole gas limit (Monad): `gas` is then the limit the wallet signs; else absent. */
+  gasCharged?: 'limit'
   levels: Record<Urgency, LevelCost>
 }
 
@@ -215,6 +222,7 @@ export function transactionCost(
     l1DataFeeBasis,
     operatorFee: opFee,
     priorityFeeFloor: floor,
+    ...(chain.chargesGasLimit ? { gasCharged: 'limit' as const } : {}),
     levels: { low: level('low'), medium: level('medium'), high: level('high') },
   }
 }

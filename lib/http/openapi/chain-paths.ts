@@ -1,3 +1,14 @@
+/** The lane parameter of the fee endpoints that price a transaction (lib/http/lane-query.ts). */
+const LANE_QUERY = {
+  name: 'lane',
+  in: 'query',
+  required: false,
+  description:
+    "Which blocks the levels are for: `small` (the default, every chain's own blocks) or `big`, HyperEVM's (999) big blocks: priced from eth_bigBlockGasPrice (the next big block's base fee, +12.5% for one step), tips 0, waits from one block up to the big blocks' 60 s cadence. `big` on a chain without big blocks, a repeated lane or any other value: 400 naming lane.",
+  schema: { type: 'string', enum: ['small', 'big'] },
+  example: 'big',
+}
+
 /** The paths of one chain's endpoints, /networks/{chainId}/…: the JSON answers of its window and its event stream. */
 import { headers, RATE_LIMIT_HEADERS, ref, schemaRef, errors, type Json, type SchemaName } from './components'
 import { API_ERRORS, readOnlyMethods, windowAnswer, withQuery } from './path-items'
@@ -20,7 +31,7 @@ const REPLACEMENT_DESCRIPTION =
   "The fees that replace a pending transaction (a speed-up, or a cancel: a zero-value transaction to oneself with the same nonce). `minimum`: each of the query's fees × 110% (a blob transaction's × 200%), rounded up to the wei and at least 1 wei above the old fee, the lowest replacement that geth, reth, erigon, bor, op-geth and anvil accept; `low`/`medium`/`high`: the larger of `minimum` and the level's current suggestion (suggestedGasFees; gasPrices for a legacy transaction), field by field, the tip never above the max fee; a blob fee is the minimum's at every level. The fields are the query's: maxFeePerGas and maxPriorityFeePerGas (plus maxFeePerBlobGas), or gasPrice. 400 names the parameter: missing, unknown or repeated, gasPrice with EIP-1559 fields, a value that is negative, has an exponent, more than 9 decimals or is past 2^256 − 1 wei, a tip above the max fee, maxFeePerBlobGas on a chain without blob transactions."
 
 const TRANSACTION_COST_DESCRIPTION =
-  "A transaction's whole cost per level, in gwei of the chain's native token (nativeToken: MNT on Mantle; not per gas): `fee` = gas × min(the next base fee + the level's maxPriorityFeePerGas, its maxFeePerGas) + l1DataFee + operatorFee, what it will most likely cost; `maxFee` = gas × maxFeePerGas + the L1 data fee's cap over the level's wait + operatorFee, what a wallet must hold; each level shows the tip and max fee per gas it assumes. l1DataFee, by the chain's rule (l1DataFeeBasis says exact or upperBound): OP-stack (Fjord and later) exactly GasPriceOracle.getL1FeeUpperBound(txBytes) at the head, or getL1Fee(tx) with `tx`; Mantle the same × tokenRatio, in MNT, with its operator fee; Scroll Galileo's fee: with `tx` exact, at the zstd-compressed size of the signed transaction as its node compresses it (upperBound where the service's optional zstd binding is missing), with txBytes at the signed size, an upper bound; Arbitrum ArbGasInfo's price per L1 calldata byte × the signed size (an upper bound: the chain charges the Brotli-compressed size); \"0\" on L1s, on Linea (the data cost rides in the tip: every level's tip is at least priorityFeeFloor, what its sequencer takes for this gas and size, from the head's extraData) and on zkSync Era (pubdata is gas: pass eth_estimateGas's gas; tips are 0); null on an L2 whose L1 fee the service does not compute (Metis). operatorFee by the chain's fork (OP-stack Isthmus, Jovian; Mantle). txBytes defaults to 51 (a plain EIP-1559 transfer, unsigned). Same window as suggestedGasFees: no upstream call of its own. 400 names the parameter: gas missing, repeated, not a decimal integer, under 21,000 or above the chain's per-transaction cap (2^24 on Ethereum since Osaka, 32,000,000 on Arbitrum, the head's gas limit elsewhere); txBytes over 131,072 (128 KiB); tx not an unsigned serialized transaction; both tx and txBytes; an unknown parameter. docs/api.md gives each chain family's rule and source."
+  "A transaction's whole cost per level, in gwei of the chain's native token (nativeToken: MNT on Mantle; not per gas): `fee` = gas × min(the next base fee + the level's maxPriorityFeePerGas, its maxFeePerGas) + l1DataFee + operatorFee, what it will most likely cost; `maxFee` = gas × maxFeePerGas + the L1 data fee's cap over the level's wait + operatorFee, what a wallet must hold; each level shows the tip and max fee per gas it assumes. l1DataFee, by the chain's rule (l1DataFeeBasis says exact or upperBound): OP-stack (Fjord and later) exactly GasPriceOracle.getL1FeeUpperBound(txBytes) at the head, or getL1Fee(tx) with `tx`; Mantle the same × tokenRatio, in MNT, with its operator fee; Scroll Galileo's fee: with `tx` exact, at the zstd-compressed size of the signed transaction as its node compresses it (upperBound where the service's optional zstd binding is missing), with txBytes at the signed size, an upper bound; Arbitrum ArbGasInfo's price per L1 calldata byte × the signed size (an upper bound: the chain charges the Brotli-compressed size); \"0\" on L1s, on Linea (the data cost rides in the tip: every level's tip is at least priorityFeeFloor, what its sequencer takes for this gas and size, from the head's extraData) and on zkSync Era (pubdata is gas: pass eth_estimateGas's gas; tips are 0); null on an L2 whose L1 fee the service does not compute (Metis). operatorFee by the chain's fork (OP-stack Isthmus, Jovian; Mantle). gasCharged \"limit\" on Monad, which charges the whole gas limit: send as gas the limit the wallet signs, and keep it tight. txBytes defaults to 51 (a plain EIP-1559 transfer, unsigned). Same window as suggestedGasFees: no upstream call of its own. 400 names the parameter: gas missing, repeated, not a decimal integer, under 21,000 or above the chain's per-transaction cap (2^24 on Ethereum since Osaka, 32,000,000 on Arbitrum, the head's gas limit elsewhere); txBytes over 131,072 (128 KiB); tx not an unsigned serialized transaction; both tx and txBytes; an unknown parameter. docs/api.md gives each chain family's rule and source."
 
 const TRANSACTION_COST_QUERY = [
   {
@@ -55,11 +66,14 @@ const STREAM_DESCRIPTION = `Server-Sent Events (text/event-stream). At once and 
 /** The paths under /networks/{chainId}/ (tag fees), in the document's order. */
 export function chainPaths(): Json {
   return {
-    '/networks/{chainId}/suggestedGasFees': chainEndpoint(
-      'getSuggestedGasFees',
-      'Fee suggestions for the low, medium and high urgency levels',
-      'Max priority fee, max fee and wait range per level, the next base fee, congestion, tip and base-fee ranges and trends.',
-      'SuggestedGasFees',
+    '/networks/{chainId}/suggestedGasFees': withQuery(
+      chainEndpoint(
+        'getSuggestedGasFees',
+        'Fee suggestions for the low, medium and high urgency levels',
+        "Max priority fee, max fee and wait range per level, the next base fee, congestion, tip and base-fee ranges and trends. The fast chains' own rules apply (docs/estimator.md's table): BSC and opBNB max fee = tip; Monad caps by its own base-fee rule, at least 100 gwei; Sonic max fee ≥ 1.10 × the base fee; Sei's floored at eth_gasPrice; Arbitrum tips 0 unless collected, max fee ≥ ArbGasInfo.getMinimumGasPrice(); HyperEVM tips 0 (lane=big: its big blocks).",
+        'SuggestedGasFees',
+      ),
+      [LANE_QUERY],
     ),
     '/networks/{chainId}/busyThreshold': chainEndpoint(
       'getBusyThreshold',
@@ -85,11 +99,14 @@ export function chainPaths(): Json {
       "Blocks head + 1 … head + 10 (head = X-Block-Number). k = 1 is the next block, known exactly (every quantile equals estimatedBaseFee). p50 ≤ p90 ≤ p99 ≤ bound; bound is the protocol's largest base fee (k − 1 largest rises from the next base fee), null on chains that enforce none. With under 64 base-fee steps in the window, or a base fee of 0, every quantile is that bound (the assumed one where the chain enforces none). The model: docs/estimator.md.",
       'BaseFeeForecast',
     ),
-    '/networks/{chainId}/gasPrices': chainEndpoint(
-      'getGasPrices',
-      'Legacy gas prices (SafeGasPrice, ProposeGasPrice, FastGasPrice)',
-      "One gasPrice per level for a type-0 transaction, as MetaMask's GasFeeController reads from its legacyAPIEndpoint. Answers on every chain, including chains without EIP-1559 (where the other fee endpoints answer 400); 503 while the chain's recent blocks hold no priced transaction.",
-      'GasPrices',
+    '/networks/{chainId}/gasPrices': withQuery(
+      chainEndpoint(
+        'getGasPrices',
+        'Legacy gas prices (SafeGasPrice, ProposeGasPrice, FastGasPrice)',
+        "One gasPrice per level for a type-0 transaction, as MetaMask's GasFeeController reads from its legacyAPIEndpoint. Answers on every chain, including chains without EIP-1559 (where the other fee endpoints answer 400); 503 while the chain's recent blocks hold no priced transaction.",
+        'GasPrices',
+      ),
+      [LANE_QUERY],
     ),
     '/networks/{chainId}/replacementFees': withQuery(
       chainEndpoint(
@@ -114,7 +131,7 @@ export function chainPaths(): Json {
         TRANSACTION_COST_DESCRIPTION,
         'TransactionCost',
       ),
-      TRANSACTION_COST_QUERY,
+      [...TRANSACTION_COST_QUERY, LANE_QUERY],
     ),
     '/networks/{chainId}/blobFees': chainEndpoint(
       'getBlobFees',

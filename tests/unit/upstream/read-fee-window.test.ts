@@ -3,11 +3,14 @@ import { REWARD_PERCENTILES } from '@/lib/core/fee-math/estimator'
 import { percentileNearestRank } from '@/lib/core/fee-math/statistics'
 import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '@/lib/core/contract/errors'
 import { readFeeWindow } from '@/lib/upstream/read-fee-window'
-import { MIN_ANCHOR_DISTANCE } from '@/lib/upstream/read-from-url'
+import { MIN_ANCHOR_DISTANCE, MIN_ANCHOR_SECONDS } from '@/lib/upstream/read-from-url'
 import { RpcFeeHistorySchema } from '@/lib/upstream/schemas'
 import { at } from '../../support/at'
 import { startFakeRpc, type FakeMode, type FakeRpc, type FakeShape } from '../../support/fake-rpc'
+import { chainOf } from '../../support/family-chains'
 import { mainnetFakeChain } from '../../support/mainnet-blocks'
+
+const GWEI_TENTH = 100_000_000n
 
 const chain = mainnetFakeChain()
 const servers: FakeRpc[] = []
@@ -297,6 +300,24 @@ describe('readFeeWindow', () => {
     expect(w.headNumber - (w.intervalAnchor?.number ?? w.headNumber)).toBeGreaterThanOrEqual(MIN_ANCHOR_DISTANCE)
     expect(w.blockIntervalMs).toBe(12_000)
   })
+
+  test.each([
+    ['BSC', 450, 60_000_000],
+    ['Monad', 300, 40_000_000],
+  ])(
+    'behavior: %s at %i ms: a finalized block 64 back spans under 60 s of whole-second timestamps: the window’s oldest block measures it',
+    async (_, slotMs, head) => {
+      const specs = Array.from({ length: 500 }, () => ({ baseFee: 0n, ratio: 0.2, tips: [GWEI_TENTH] }))
+      const s = await startFakeRpc({ chainId: 1, ...chainOf(specs, { head, slotMs, next: 0n }), finalizedDepth: 64 })
+      servers.push(s)
+      const w = await read([s.url])
+      expect(w.intervalAnchor?.number).toBe(w.oldestBlock)
+      const span = w.headTimestamp - w.intervalAnchor!.timestamp
+      expect(span).toBeGreaterThanOrEqual(MIN_ANCHOR_SECONDS)
+      expect(w.blockIntervalMs).toBe(Math.round((span * 1000) / (w.headNumber - w.oldestBlock)))
+      expect(Math.abs(w.blockIntervalMs - slotMs)).toBeLessThanOrEqual(3)
+    },
+  )
 })
 
 describe('readFeeWindow: blob fields (EIP-4844)', () => {
