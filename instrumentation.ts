@@ -1,15 +1,8 @@
-// Runs once when a server instance starts (Next's instrumentation hook): the whole configuration is
-// validated here, so a bad value (a weak API key secret, a plain-http RPC URL to another host, …) is
-// one clear log line at start, naming the variable and entry, never a secret or a URL.
-//
-// Self-hosted (`next start`, the container), the process then exits with code 1: the start is
-// refused. (Throwing instead leaves Next serving a bare-text 500 to every request, measured on Next
-// 16.4.) On Vercel a function cannot refuse its cold start, so there every request gets the JSON 503
-// "misconfigured" answer the middleware and the handlers give (fail closed) and the line is logged.
-//
-// It also puts the peer-address stamp in front of Next's HTTP server (lib/runtime/peer-stamp.ts), lengthens its
-// listen backlog (lib/runtime/listen-backlog.ts), and says in one line where the client address every limit counts
-// against comes from.
+// Runs once when a server instance starts (Next's instrumentation hook): a bad setting is one log line naming the
+// variable and entry, never a secret or a URL. Self-hosted, the process then exits 1 (a throw would leave Next serving
+// a bare-text 500 to every request); on Vercel a cold start cannot be refused, so every request gets the JSON 503.
+// It also installs the peer-address stamp (lib/runtime/peer-stamp.ts), lengthens the listen backlog
+// (lib/runtime/listen-backlog.ts) and logs where client addresses come from.
 export async function register() {
   // the edge sandbox (the middleware) validates its own settings on each request
   if (process.env.NEXT_RUNTIME !== 'nodejs') return

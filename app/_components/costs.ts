@@ -2,10 +2,8 @@ import type { SuggestedGasFees, TransactionCostBody } from '@/lib/core/contract/
 import { parseGwei } from '@/lib/core/units'
 
 /**
- * Common actions, the gas they use and their unsigned size (bytes, what an L2's L1 data fee is
- * charged on): a plain transfer's gas is exact and its size a real one (an EIP-1559 transfer, viem
- * serializeTransaction: 51 bytes), an ERC-20 transfer's size likewise (113 bytes); a swap's are typical
- * amounts (a one-pool router swap carries about 400 bytes of calldata).
+ * Common actions, their gas and unsigned size (bytes, what an L2's L1 data fee is charged on): a transfer's and an
+ * ERC-20 transfer's as viem serializes them; a swap's typical (a one-pool router swap: about 400 bytes of calldata).
  */
 export const COMMON_ACTIONS = [
   { key: 'transfer', title: 'Transfer', hint: '21,000 gas', gas: 21_000n, txBytes: 51 },

@@ -11,12 +11,7 @@ type Via = 'pointer' | 'key'
 /** What the readout shows: a block of the history (its index), or a horizon of the forecast (k: block head + k). */
 type Selection = { kind: 'block'; index: number; via: Via } | { kind: 'forecast'; k: number; via: Via }
 
-/**
- * The base fee history as an SVG line (one point per block, oldest on the left, the newest being `headBlock`)
- * with axes in gwei and block numbers, the 50th percentile, the busy threshold and the three levels'
- * suggested max fees drawn across it, and a crosshair with a readout of the block under the pointer, or of
- * the block picked with the arrow keys.
- */
+/** The base fee history as an SVG line up to `headBlock`, with the levels' max fees across it and a crosshair (pointer or arrow keys). */
 export function FeeChart({
   history,
   headBlock,

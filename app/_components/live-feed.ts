@@ -46,11 +46,9 @@ function streamErrorOf(data: unknown): ApiError {
 }
 
 /**
- * A chain's live numbers for useSWRSubscription: the stream's `fees` events while the stream is up
- * (no request loop then), else polling the five fee endpoints about once per block, trying the stream
- * again every STREAM_RETRY_MS. An `event: error` is the upstream failing on a healthy stream: it is
- * reported as an error (the page keeps the last numbers, marked) and does not start polling, which
- * would read the same failing upstream. Returns the unsubscribe function.
+ * A chain's live numbers for useSWRSubscription: the stream's `fees` events, else polling about once per block and
+ * retrying the stream every STREAM_RETRY_MS. An `event: error` (the upstream failing) is reported, not polled
+ * around: polling would read the same upstream. Returns the unsubscribe function.
  */
 export function subscribeChainFeed(chainId: number, next: Next, deps: LiveFeedDeps): () => void {
   let ended = false

@@ -79,18 +79,14 @@ function presented(path: string, headers: Headers) {
 }
 
 /**
- * The gate's decision for one request (edge-safe). Credentials, each checked in constant time:
- * - HTTP Basic `key:secret` from API_KEYS, on any path; a `/v3/<key>/` path with it must name the same key;
- * - a PUBLIC_API_KEYS key as `Authorization: <key>`, `X-Api-Key: <key>` or in the path `/v3/<key>/<read path>`
- *   (every form sent must hold the same key), which answers as `<read path>`; a secret is never read from a URL;
- *   such a key opens the read paths and the chain pages only (isKeylessPath); with Basic credentials, X-Api-Key is
- *   not read (Basic decides);
- * - none: the keyless tier, on isKeylessPath's paths when PUBLIC_ACCESS is on; otherwise a 401.
- * Wrong or malformed credentials are a 401 (never served as keyless) and count against the address's
- * AUTH_FAILURE_LIMIT (then 429); an address past it is not checked unless the same credentials verified before.
- * `address` is the one the network saw (lib/auth/client-address.ts), or null when it cannot be known: failures
- * then count for the instance only, and the keyless tier answers 503. Past the instance's ceiling a failure is a
- * 429, but valid credentials are still checked and pass: no other client's failures turn them away.
+ * The gate's decision for one request (edge-safe); every credential is checked in constant time:
+ * - HTTP Basic `key:secret` from API_KEYS, on any path (a `/v3/<key>/` path must name the same key; X-Api-Key is not read);
+ * - a PUBLIC_API_KEYS key as `Authorization`, `X-Api-Key` or `/v3/<key>/<read path>` (every form sent must agree),
+ *   which opens isKeylessPath's paths only; a secret is never read from a URL;
+ * - none: the keyless tier when PUBLIC_ACCESS is on (isKeylessPath), else a 401.
+ * Wrong credentials are a 401 that counts against the address's AUTH_FAILURE_LIMIT (then 429 unless the same
+ * credentials verified before). `address` null (lib/auth/client-address.ts): failures count per instance, where
+ * valid credentials still pass the ceiling, and the keyless tier answers 503.
  */
 export async function checkAccess(
   request: { path: string; headers: Headers; address: string | null },
@@ -120,7 +116,6 @@ export async function checkAccess(
   if (blocked !== null) return throttled(blocked)
 
   const failed = (reason: 'malformed' | 'invalid'): AccessVerdict => {
-    // past the instance's ceiling a failure is a 429; valid credentials pass whatever the ceiling
     const ceiling = instanceBlocked(env.AUTH_FAILURE_LIMIT)
     recordAuthFailure(address)
     if (ceiling !== null) return throttled(ceiling)

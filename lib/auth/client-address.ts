@@ -3,19 +3,15 @@ import type { TrustProxy } from './trust-proxy'
 import { peerStampInstalled } from '../runtime/peer-stamp'
 
 /**
- * Where the service learns who its client is:
- * - `peer`: the TCP peer, stamped on the request by this process (lib/runtime/peer-stamp.ts: `next start`, the image);
- * - `platform`: Vercel's edge, which overwrites X-Forwarded-For and sets X-Vercel-Forwarded-For to the address it saw
- *   (vercel.com/docs/headers/request-headers: "we currently overwrite the X-Forwarded-For header and do not forward
- *   external IPs … to prevent IP spoofing"), so no client can write either there;
- * - `none`: neither (an unknown host): only a proxy the operator named (TRUST_PROXY) can say.
+ * Where the service learns who its client is: `peer`, the TCP peer stamped by this process (lib/runtime/peer-stamp.ts);
+ * `platform`, Vercel's edge, which overwrites X-Forwarded-For (vercel.com/docs/headers/request-headers: "… to prevent IP
+ * spoofing"); `none`: only a proxy the operator named (TRUST_PROXY) can say.
  */
 export type AddressSource = 'peer' | 'platform' | 'none'
 
 /**
- * Whether this process is a function on Vercel's platform: VERCEL is set and it is not Next's own server. `vercel env
- * pull` writes VERCEL=1 into .env.local, which a self-hosted `next start` (titled `next-server`) would load: that
- * process sees its peers, and X-Vercel-Forwarded-For there is a header any client can write.
+ * Whether this process is a function on Vercel: VERCEL is set and it is not a self-hosted `next start` (titled
+ * `next-server`), which loads VERCEL=1 from `vercel env pull`'s .env.local and where any client writes X-Vercel-Forwarded-For.
  */
 export const onVercelPlatform = () => Boolean(process.env.VERCEL) && !process.title.startsWith('next-server')
 
@@ -32,11 +28,9 @@ const forwardedList = (headers: Headers) =>
     .filter(Boolean)
 
 /**
- * The address every per-client limit counts against, as Express's `trust proxy` finds it: starting at the peer,
- * each address a trusted proxy reports is followed leftwards through X-Forwarded-For, and the first one that is
- * not a trusted proxy is the client (the leftmost when all are). With source `none` the peer is taken to be the
- * first trusted proxy (TRUST_PROXY says there is one); with no trusted proxy nothing can be known. An IPv6 client
- * is its /64 (clientKey). Edge-safe.
+ * The address every per-client limit counts against, as Express's `trust proxy` finds it: from the peer leftwards
+ * through X-Forwarded-For, the first address that is not a trusted proxy. With source `none` the peer is taken to be
+ * the first trusted proxy. An IPv6 client is its /64 (clientKey). Edge-safe.
  * @param peer the TCP peer's address (source `peer`), as the stamp carries it
  * @returns the client's key, or null when it cannot be known (the gate then counts nothing per address)
  */

@@ -37,11 +37,7 @@ const encoder = new TextEncoder()
 const keys = processSingleton('identity-keys', () => new Map<string, Promise<CryptoKey>>())
 /** Most identities remembered per setting (one per caller in use): beyond it the memory starts over. */
 const MAX_REMEMBERED = 1_000
-/**
- * Signed and verified identities under the current setting: a header is the same string every time for a
- * caller, so each is signed once and each exact header verified once (a forged one is never remembered and
- * pays the constant-time check every time).
- */
+/** Signed and verified identities under the current setting (a header is the same string every time; a forged one is never kept). */
 const memo = processSingleton('identity-memo', () => ({
   setting: '',
   signed: new Map<string, string>(),

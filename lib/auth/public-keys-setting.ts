@@ -7,11 +7,7 @@ export class PublicKeysConfigError extends Error {
   override name = 'PublicKeysConfigError'
 }
 
-/**
- * A public key's characters: URL-unreserved only (RFC 3986), so the same string travels in a header and in
- * a path segment without escaping; at least MIN_SECRET_LENGTH of them (an Infura key is 32 hex digits, a
- * Blocknative key a 36-character UUID).
- */
+/** A public key's characters: URL-unreserved (RFC 3986), so it travels in a header and a path segment unescaped. */
 export const PUBLIC_KEY_PATTERN = /^[A-Za-z0-9._~-]+$/
 
 /** The name the keyless tier logs as; no public key may take it. */

@@ -36,15 +36,9 @@ export type FeeWindow = {
   headGasLimit?: string
   /** How many transactions the head block holds (from the header read's transaction hashes). */
   headTransactionCount?: number
-  /**
-   * What the chain's predeploys reported for the L1 part of a transaction's cost (OP-stack, Arbitrum, Scroll,
-   * Mantle): their values at the head block this window names (headNumber), all of the same block.
-   */
+  /** The L1 fee parameters the chain's predeploys reported, all at headNumber (OP-stack, Arbitrum, Scroll, Mantle). */
   l1Fee?: L1FeeParams
-  /**
-   * Linea's pricing, from the head block's extraData v1 (lib/core/fee-math/linea-fee.ts parseLineaExtraData), on
-   * chains whose rule is `linea` and whose head carries it: the data cost rides in the priority fee there.
-   */
+  /** Linea's pricing from the head's extraData v1 (parseLineaExtraData), where the data cost rides in the priority fee. */
   lineaPricing?: LineaPricing
   /** What the chain's rules read beside the window, in the same batch (chainReadsOf), on those chains only. */
   chainReads?: ChainReads

@@ -1,11 +1,9 @@
 import type { FeeWindow } from './types'
 
 /**
- * The window as it stood at an earlier `block`: the per-block series cut there, the next base fee (and
- * blob base fee) the base fee the following block then had. The head's extraData, gas limit, L1 fee
- * parameters and timestamp stay the newest read's: a cut window builds a block's fee bodies (a stream
- * pushes every block), it is not served as that block's window. Undefined when `block` is after the
- * head or before the window's oldest block.
+ * The window as it stood at an earlier `block` (its series cut there), for a stream's per-block bodies, never served as
+ * that block's window: the head's extraData, gas limit, L1 fee parameters and timestamp stay the newest read's.
+ * Undefined when `block` is outside the window.
  */
 export function windowAt(window: FeeWindow, block: number): FeeWindow | undefined {
   const cut = window.headNumber - block

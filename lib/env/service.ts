@@ -70,10 +70,7 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
   MAX_STALE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
   /** How old the node's latest block may be before answers are marked stale, seconds; unset: from the block interval; 0: never. */
   MAX_HEAD_AGE_SECONDS: z.coerce.number().int().min(0).max(31_536_000).optional(),
-  /**
-   * How long a chain stays warm (read on its block timing) after its last request or subscriber, seconds;
-   * 0: never warm, each request past its window's next read waits up to FEED_WAIT_MS.
-   */
+  /** How long a chain stays warm (read on its block timing) after its last request or subscriber, seconds; 0: never. */
   FEED_WARM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(180),
   /** Longest a request waits for its window's due read before it is answered from the older window, ms. */
   FEED_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
@@ -102,10 +99,7 @@ export const ServerEnvSchema = EdgeEnvSchema.extend({
         }),
       ),
     ),
-  /**
-   * Concurrent streams (GET /networks/{chainId}/stream) one API key, or one keyless client address, may hold: per
-   * instance, and across instances with REDIS_URL; 0: none.
-   */
+  /** Concurrent streams one API key or keyless client address may hold, across instances with REDIS_URL; 0: none. */
   STREAM_MAX_PER_KEY: z.coerce.number().int().min(0).max(1_000_000).default(10),
   /** Concurrent streams of every caller together, per instance (docs/operations.md: sized from npm run bench:stream). */
   STREAM_MAX_TOTAL: z.coerce.number().int().min(0).max(1_000_000).default(5_000),

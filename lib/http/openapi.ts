@@ -1,16 +1,7 @@
 /**
- * GET /openapi.json: the OpenAPI 3.1 document of the API, generated from the zod schemas the handlers
- * and pages use (lib/core/contract/schemas.ts, through z.toJSONSchema with the JSON Schema 2020-12 target,
- * which is OpenAPI 3.1's schema dialect), never written by hand. Pure: no configuration, no request;
- * the same document on every instance. The statuses and headers it describes are the ones
- * lib/http/error-answers.ts (toErrorResponse), lib/http/freshness-headers.ts, lib/http/stream.ts, lib/http/health.ts,
- * lib/http/metrics.ts and middleware.ts answer with; the contract test checks every answer of the
- * integration suite against this document (tests/support/contract.ts).
- *
- * One concern per module under ./openapi/: components.ts (schemas, headers, error answers, parameters, security),
- * path-items.ts (the shapes the paths share), chain-paths.ts (/networks/{chainId}/…), multi-chain-paths.ts
- * (/v1/suggestedGasFees, /v1/stream), catalogue-paths.ts (/v1/ catalogue),
- * blocknative-paths.ts (/gasprices/…, /chains), operations-paths.ts (/healthz, /readyz, /metrics, /openapi.json).
+ * GET /openapi.json: the OpenAPI 3.1 document of the API, generated from the zod schemas the handlers and pages use
+ * (z.toJSONSchema's JSON Schema 2020-12 target is OpenAPI 3.1's dialect), never written by hand; the same on every
+ * instance. One concern per module under ./openapi/ (multi-chain-paths.ts: /v1/suggestedGasFees, /v1/stream). The contract test checks every answer of the integration suite against it (tests/support/contract.ts).
  */
 import { components, type Json } from './openapi/components'
 import { chainPaths } from './openapi/chain-paths'

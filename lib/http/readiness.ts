@@ -15,9 +15,8 @@ export type ChainReadiness = {
 export type Readiness = { ready: boolean; chains: ChainReadiness[] }
 
 /**
- * Readiness of the service: ready when at least one chain is configured and every configured chain has a
- * window read at least once that the feed would still serve: no older than its cache period (fresh) or than
- * `maxStaleSeconds` (served while the next read runs), whichever is longer.
+ * Readiness of the service: ready when at least one chain is configured and every one has a window the feed would
+ * still serve (no older than its cache period or `maxStaleSeconds`, whichever is longer).
  * @param now ms since the epoch; windows' fetchedAt likewise; ttlMs the window's cache period
  */
 export function assessReadiness(input: {

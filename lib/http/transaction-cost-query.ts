@@ -30,12 +30,7 @@ function parseInteger(name: string, raw: string, min: bigint, max: bigint): bigi
   return value
 }
 
-/**
- * The unsigned serialized transaction of the query: 0x hex of at most MAX_TX_BYTES bytes that parses
- * as a transaction of a known type (legacy, EIP-2930, EIP-1559, EIP-4844, EIP-7702) and carries no
- * signature (the L1 fee counts 68 bytes for it, as OP-stack's GasPriceOracle does).
- * @throws InvalidQueryError
- */
+/** The query's unsigned serialized transaction (the L1 fee counts 68 bytes for the signature, as OP-stack's GasPriceOracle). @throws InvalidQueryError */
 function parseUnsignedTx(raw: string): Hex {
   const bad = (problem: string) => new InvalidQueryError('tx', problem)
   if (!/^0x([0-9a-fA-F]{2})+$/.test(raw)) throw bad(`is not 0x-prefixed hex of whole bytes ('${preview(raw)}').`)

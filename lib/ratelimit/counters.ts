@@ -11,10 +11,7 @@ import { slidingDecision, type RateLimitDecision, type RateLimitPolicy } from '.
 const PREFIX = 'gas-api:v3:rate'
 /** Never refused by the library: the sliding rule (slidingDecision) decides, the library counts. */
 const UNCAPPED = Number.MAX_SAFE_INTEGER
-/**
- * The anchor's life, in windows: every instance numbers windows from the moment the anchor was created, read
- * from its remaining time to live, so Redis's clock places a request in its window.
- */
+/** The anchor's life, in windows: instances number windows from its creation (its TTL), so Redis's clock places a request. */
 const ANCHOR_WINDOWS = (windowSeconds: number) => Math.max(3, Math.floor(1_000_000 / windowSeconds))
 
 /** Options passed through the library to the insurance limiter, which marks a check it answered. */

@@ -1,11 +1,8 @@
 /**
- * The TCP peer's address, stamped on each request where only this process can write it. Next's server keeps a
- * client's own X-Forwarded-For (`??=` in its base server) and the middleware sees no socket, so under `next start`
- * (and the standalone server.js) the instrumentation hook puts a listener in front of Next's on the HTTP server:
- * it writes `<process token> <socket address>` to PEER_HEADER on every request, over whatever the client sent.
- * The token is random per process and never leaves it, so a header without it (a client's, or one that reached
- * the server before the listener was in place) is no address at all. Edge-safe to import; installPeerStamp runs
- * in Node.js only.
+ * The TCP peer's address, stamped on each request where only this process can write it: Next keeps a client's own
+ * X-Forwarded-For and the middleware sees no socket, so under `next start` a listener in front of Next's writes
+ * `<process token> <socket address>` to PEER_HEADER. The token never leaves the process, so a header without it is
+ * no address at all. Edge-safe to import; installPeerStamp runs in Node.js only.
  */
 import { processSingleton } from './process-singleton'
 
@@ -41,11 +38,8 @@ export function stampPeer(req: RequestLike): void {
 }
 
 /**
- * Infura's `/v3/<key>/…` path in the one form Next serves without a redirect. Next's router answers a request target
- * with repeated slashes or backslashes, dot segments or a trailing slash with a 308 whose Location and body repeat
- * the URL (before any middleware), which would echo the key: such a target is normalised as Next would (an absolute
- * form's path, `\` and `//` as `/`, `.`/`..`/`%2e` segments resolved, the trailing slash and any fragment dropped) and,
- * served as that path instead, which the gate answers. Only targets that name a `/v3/` path are touched.
+ * Infura's `/v3/<key>/…` path in the one form Next serves without a redirect: Next answers repeated slashes, dot
+ * segments or a trailing slash with a 308 that repeats the URL before any middleware, which would echo the key.
  */
 export function keyPathUrl(url: string): string {
   // only a target that names a /v3/ path, in its path or its query (/_next/image/?url=/v3/<key>/…), is touched
@@ -77,9 +71,8 @@ export function installPeerStamp(): number {
     if (typeof server?.prependListener !== 'function' || typeof server.listeners !== 'function' || !server.listening) continue
     if (server.listeners('request').length === 0 || server[STAMPED]) continue
     server.prependListener('request', stampPeer)
-    // an upgrade request (Connection: Upgrade) is emitted as 'upgrade'. No route of the app upgrades, and Next keeps
-    // the socket of one its middleware refused open: in production it is answered 400 here and closed, before Next
-    // (and any credential check) sees it; `next dev` keeps Next's own (its hot reload is a WebSocket), stamped
+    // no route upgrades, and Next keeps open the socket of an upgrade its middleware refused: refused here in
+    // production; `next dev` keeps Next's own (its hot reload is a WebSocket), stamped
     if (process.env.NODE_ENV === 'production') {
       server.removeAllListeners('upgrade')
       server.on('upgrade', refuseUpgrade)

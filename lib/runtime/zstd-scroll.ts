@@ -6,10 +6,8 @@ import { processSingleton } from './process-singleton'
 /**
  * Scroll's compressed size (Galileo's cs): `min(len(zstd(bytes)), len(bytes))` with da-codec's encoder settings
  * (scroll-tech/da-codec libzstd/encoder-standard/src/lib.rs init_zstd_encoder, used by scroll-tech/reth
- * crates/scroll/alloy/evm/src/tx/compression.rs compute_compressed_size). Counted with the optional native addon
- * zstd-napi (zstd 1.5.7): Node's own zlib.zstdCompress cannot turn literal compression off, and with it on it counts
- * fewer bytes than Scroll charges for. Without the addon (it did not build) every function here answers null, and
- * the caller falls back to the fee's upper bound.
+ * crates/scroll/alloy/evm/src/tx/compression.rs compute_compressed_size), through the optional addon zstd-napi: Node's
+ * zlib cannot turn literal compression off. Without the addon every function answers null (use the upper bound).
  */
 
 /** The part of zstd-napi's binding.d.ts used here, written out: the package is optional, so tsc may not find it. */

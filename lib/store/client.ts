@@ -98,10 +98,7 @@ export function sharedStoreClient(): RedisClientType {
   return client(env.REDIS_URL, env.REDIS_TIMEOUT_MS)
 }
 
-/**
- * Whether this instance is serving on its own right now: Redis not connected, or a command failed
- * less than a second ago (the degraded mode; callers use their own memory without asking Redis).
- */
+/** Whether this instance is degraded (Redis not connected, or a command failed within a second): callers use their own memory. */
 export function sharedStoreDegraded(): boolean {
   const redis = sharedStoreClient()
   return !redis.isReady || Date.now() < state.downUntil

@@ -88,9 +88,8 @@ async function eachCall(client: Client, block: number, calls: readonly ViewCall[
 }
 
 /**
- * The values of `calls` at block number `block`, in order (undefined for a call that failed): one aggregate3,
- * or, where Multicall3 is not there (or `multicall` is false: known absent), one eth_call each at that block. A node
- * that failed the aggregate3 (a timeout, a rate limit) is not asked once per getter on top: every value is undefined.
+ * The values of `calls` at block number `block`, in order (undefined for a call that failed): one aggregate3, or one
+ * eth_call each where Multicall3 is absent. A node that failed the aggregate3 (a timeout) is not asked once per getter.
  */
 export async function readCallsAt(
   client: Client,
@@ -102,12 +101,9 @@ export async function readCallsAt(
 }
 
 /**
- * The values of `calls` at block number `block`, with the number of the block they were read at: one aggregate3
- * pinned to `block` whose first call is `probe`, a getter of the block number (the block the whole eth_call ran
- * at, which a node that ignores the tag would give away). For a read that leaves before the window's head is
- * known, in the same batch as the head's own read, at the head predicted: `block` may not be mined yet.
- * `multicall`: false where the node ran it and Multicall3 is not there; undefined where the node did not run it
- * (nothing learnt). No `blockNumber` where the probe failed.
+ * The values of `calls` at block number `block` (which may not be mined yet), with the block they were read at: one
+ * aggregate3 whose first call is `probe`, a block-number getter (a node that ignores the tag gives itself away).
+ * `multicall`: false where Multicall3 is absent; undefined where the node did not run it. No `blockNumber` where the probe failed.
  */
 export async function readCallsProbed(
   client: Client,

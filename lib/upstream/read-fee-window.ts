@@ -29,15 +29,13 @@ export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<Fe
     try {
       const window = await withDeadline(readFromUrl(url, params.timeoutMs, params), budget)
       markHealthy(url)
-      // a first read that finds no fee market asks the other nodes too: one node without London
-      // beside EIP-1559 ones is misconfigured, not the chain (a chain known legacy answers at once)
+      // one node without London beside EIP-1559 ones is misconfigured, not the chain: a first read asks the others too
       if (window.legacy && params.previous === undefined && i < ordered.length - 1) {
         legacy ??= window
         continue
       }
       return window
     } catch (err) {
-      // one node without baseFeePerGas may be misconfigured: try the others before concluding
       if (err instanceof FeeMarketUnsupportedError) unsupported = err
       else {
         lastError = classifyRpcError(err)
@@ -46,11 +44,8 @@ export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<Fe
       markUnhealthy(url, Date.now())
     }
   }
-  // no node showed a fee market: the chain has none, but only if every node answered: a failing node
-  // says nothing either way, and concluding "legacy" beside it could lock an EIP-1559 chain in
-  // (its next reads would trust the first legacy answer); the read fails instead and is retried
+  // legacy or unsupported only when every node answered so: a failing node says nothing either way, and one odd
+  // node beside it must not lock the chain in (later reads trust the verdict); the read fails and is retried
   if (legacy && !otherFailure) return legacy
-  // a chain that had a fee market is declared without one only when every URL that answered said
-  // so: one odd node beside a slow one must not lock the chain out for the unsupported back-off
   throw unsupported && !otherFailure ? unsupported : lastError
 }

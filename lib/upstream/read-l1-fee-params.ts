@@ -22,9 +22,8 @@ function paramsOf(p: ReadL1FeeParamsParameters, names: string[], values: unknown
 }
 
 /**
- * The rule's parameters at block number `block`: one Multicall3 aggregate3 eth_call pinned to that block, or
- * where the chain has no Multicall3 (or `multicall: false`, known from a read at the head) one eth_call per
- * getter, all pinned to that block and sent at once.
+ * The rule's parameters at block number `block`: one aggregate3 pinned to it, or one eth_call per getter where the
+ * chain has no Multicall3 (or `multicall: false`).
  * @example readL1FeeParams(client, { chainId: 534352, rule: 'scroll', block: 26_000_000 })
  */
 export async function readL1FeeParams(
@@ -48,10 +47,8 @@ export type L1FeeProbedRead = {
 }
 
 /**
- * The first half of a window's read of the parameters, made before the head is known so that it leaves in
- * the window's own JSON-RPC batch: one aggregate3 pinned to `block`, the head predicted from the last read, that
- * also returns the number of the block it ran at (Multicall3.getBlockNumber; Arbitrum: ArbSys.arbBlockNumber).
- * A block not mined yet is no error: nothing is kept, and l1FeeParamsAt reads the head's.
+ * The first half of a window's read, made before the head is known so that it leaves in the window's own batch: at
+ * `block`, the head predicted, with the block it ran at. A block not mined yet is no error: l1FeeParamsAt reads the head's.
  * @example readL1FeeParamsProbed(client, { chainId: 534352, rule: 'scroll', block: previous.headNumber + 1 })
  */
 export async function readL1FeeParamsProbed(client: Client, p: ReadL1FeeParamsParameters & { block: number }): Promise<L1FeeProbedRead> {
@@ -68,9 +65,8 @@ export async function readL1FeeParamsProbed(client: Client, p: ReadL1FeeParamsPa
 }
 
 /**
- * The second half: the parameters at block `headNumber`, the block the window names. Those read with the batch
- * when they are of that block (the prediction held: no call of its own); else (the predicted block was not mined
- * yet or is not the head, or the chain has no Multicall3) a read pinned to `headNumber` (readL1FeeParams).
+ * The second half: the parameters at block `headNumber`, the block the window names: those read with the batch when
+ * the prediction held, else a read pinned to `headNumber` (readL1FeeParams).
  */
 export async function l1FeeParamsAt(client: Client, probed: L1FeeProbedRead, headNumber: number): Promise<L1FeeParams> {
   if (probed.params && probed.blockNumber === headNumber) return probed.params

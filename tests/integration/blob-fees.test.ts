@@ -86,7 +86,8 @@ async function mineFullBlobBlock(maxFeePerBlobGas: bigint): Promise<{ block: num
     senders.map(async (a) => BigInt(await rpc<string>(anvil.url, 'eth_getBalance', [a.address, 'latest']))),
   )
   for (const account of senders) {
-    const wallet = createWalletClient({ account, chain: mainnet, transport: http(anvil.url) })
+    // anvil checks every blob's KZG proof: on a loaded machine a send outlasts viem's 10 s, and a resend is "underpriced"
+    const wallet = createWalletClient({ account, chain: mainnet, transport: http(anvil.url, { timeout: 60_000, retryCount: 0 }) })
     hashes.push(
       await wallet.sendTransaction({
         blobs: [blob, blob, blob],

@@ -190,7 +190,8 @@ describe('the feed on every chain clock', () => {
 
   test.concurrent(
     'behavior: a client polling every 10 s or 15 s on 2 s blocks gets the head or the block before it, never marked stale; every 8 s on 1 s blocks, a new block each time',
-    { timeout: 150_000 },
+    // 90 s of polling by design; the rest is room for a loaded machine (docs/benchmarks.md, "The unit suite under load")
+    { timeout: 240_000 },
     async () => {
       const [tenSeconds, fifteenSeconds, eightSeconds] = await Promise.all([
         poller(CLOCKS[0]!.id, 10_000, 8),

@@ -1,8 +1,6 @@
 /**
- * Confidence levels (Blocknative's Gas Platform dialect): the fees with which a transaction sent at the head
- * gets into the NEXT block c% of the time. The levels' own model (./estimator.ts) with the wait set to one
- * block: the tip is the c-quantile of what recent blocks demanded of a newcomer, the max fee the base fee
- * every block of the answer's possible age and the one-block wait stays under with probability c. Pure.
+ * Confidence levels (Blocknative's Gas Platform dialect): the fees with which a transaction sent at the head gets
+ * into the NEXT block c% of the time, by the levels' own model (./estimator.ts) with a one-block wait. Pure.
  */
 import { DEFAULT_FEE_POLICY, type ChainFeePolicy } from '../chain-rules/chain-policy'
 import { answerAgeBlocks } from '../contract/freshness'

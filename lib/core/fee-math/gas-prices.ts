@@ -7,10 +7,8 @@ import type { FeeData, LevelEstimate, Urgency } from '../types'
 export type LevelGasPrices = Record<Urgency, bigint>
 
 /**
- * Legacy gas prices on an EIP-1559 chain, wei: each level's gas price is the node's next base fee plus the
- * level's suggested priority fee. A type-0 transaction's gasPrice is both its cap and its bid: in a block of
- * base fee B it pays all of gasPrice, of which gasPrice − B goes to the producer as its tip (EIP-1559: legacy
- * transactions have max fee = max priority fee = gasPrice).
+ * Legacy gas prices on an EIP-1559 chain, wei: the next base fee plus each level's tip (EIP-1559: a legacy
+ * transaction's max fee and max priority fee are both its gasPrice).
  */
 export function gasPricesFromLevels(nextBaseFee: bigint, levels: Record<Urgency, LevelEstimate>): LevelGasPrices {
   return {

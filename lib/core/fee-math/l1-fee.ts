@@ -4,11 +4,8 @@ import { mantleL1DataFee, mantleOperatorFee } from './mantle-fee'
 import { scrollL1FeeUpperBound } from './scroll-fee'
 
 /**
- * The L1 part of an L2 transaction's cost, wei of the chain's native token, from the parameters the
- * chain's predeploys report at the window's head block (lib/upstream/read-l1-fee-params.ts).
- * Pure: the formulas are the contracts' own, so the service answers what the chain will charge.
- * One entry per question, whatever the chain's rule: l1DataFeeUpperBound, l1DataFee, operatorFee;
- * the rules themselves: OP-stack and Arbitrum here, Scroll in scroll-fee.ts, Mantle in mantle-fee.ts.
+ * The L1 part of an L2 transaction's cost, wei of the chain's native token, by the contracts' own formulas from the
+ * parameters read at the head (lib/upstream/read-l1-fee-params.ts). Pure. Use l1DataFeeUpperBound, l1DataFee, operatorFee.
  */
 
 /** Bytes a signature adds to an unsigned transaction, as OP-stack's GasPriceOracle assumes (`+ 68`). */
@@ -84,11 +81,7 @@ export function arbitrumL1Fee(unsignedTxSize: number, p: ArbitrumParams): bigint
   return BigInt(unsignedTxSize + SIGNATURE_BYTES) * BigInt(p.perL1CalldataByte)
 }
 
-/**
- * The data fee of any transaction whose unsigned serialization is `unsignedTxSize` bytes, wei of the chain's
- * native token: OP-stack getL1FeeUpperBound; Mantle the same × tokenRatio (in MNT); Scroll Galileo's fee at
- * size + 68 bytes; Arbitrum the price per byte × (size + 68). Each is an upper bound on what the chain charges.
- */
+/** The most the chain charges as data fee for any transaction of `unsignedTxSize` unsigned bytes, native wei (OP-stack: getL1FeeUpperBound). */
 export function l1DataFeeUpperBound(unsignedTxSize: number, p: ChargedL1FeeParams): bigint {
   switch (p.rule) {
     case 'op-stack':
@@ -103,9 +96,8 @@ export function l1DataFeeUpperBound(unsignedTxSize: number, p: ChargedL1FeeParam
 }
 
 /**
- * The data fee of one transaction (its unsigned serialization, hex), wei of the chain's native token: OP-stack
- * getL1Fee, exactly as the contract computes it; Mantle the same × tokenRatio; on Scroll and Arbitrum, whose
- * nodes compress the signed transaction (zstd, Brotli) with no contract to ask, the bound of its size.
+ * The data fee of one unsigned transaction (hex), native wei: exact on OP-stack and Mantle (getL1Fee); on Scroll and
+ * Arbitrum, whose nodes compress the signed transaction with no contract to ask, the bound of its size.
  */
 export function l1DataFee(unsignedTx: `0x${string}`, p: ChargedL1FeeParams): bigint {
   switch (p.rule) {

@@ -21,12 +21,7 @@ export type TransactionCostQuery = {
   txBytes?: number
   /** The unsigned serialized transaction, hex. */
   tx?: `0x${string}`
-  /**
-   * Scroll: the size its node charges `tx` for, min(len(zstd(signed)), len(signed)) with da-codec's zstd settings
-   * and a signature that compresses no better than a real one, bytes, where the caller could compute it (a zstd
-   * that can switch literal compression off). With it and `tx` the Scroll fee is exact; without, the bound at
-   * `tx`'s size. Ignored on other chains.
-   */
+  /** Scroll: the size its node charges `tx` for, bytes (lib/runtime/zstd-scroll.ts): with it the fee is exact, without it the bound. */
   scrollCompressedSize?: number
   /** Which lane's levels price it (HyperEVM's `big`); absent: the chain's default. The chain's check is lib/fees'. */
   lane?: Lane
@@ -62,11 +57,7 @@ type BeyondGas = { l1DataFee: bigint | null; l1DataFeeBasis: L1DataFeeBasis | nu
 const NOT_COMPUTED: BeyondGas = { l1DataFee: null, l1DataFeeBasis: null, operatorFee: null }
 const NONE: BeyondGas = { l1DataFee: 0n, l1DataFeeBasis: 'exact', operatorFee: 0n }
 
-/**
- * What the chain charges beside gas for the query's transaction, wei of its native token; null where it charges one
- * we do not compute. Linea charges none beside gas (its data cost rides in the tip), zkSync Era none either (pubdata
- * is gas: `gas` is eth_estimateGas's).
- */
+/** What the chain charges beside gas, native wei; null where we do not compute it. Linea (the tip) and zkSync Era (gas) charge none. */
 function beyondGas(window: FeeWindow, query: TransactionCostQuery, txBytes: number, chain: TransactionCostChain): BeyondGas {
   const p = window.l1Fee
   if (chain.l1FeeRule === 'linea') return NONE
@@ -142,11 +133,7 @@ export type TransactionCost = {
   levels: Record<Urgency, LevelCost>
 }
 
-/**
- * Linea's lowest tip for the query's transaction (wei): lineaPriorityFeeFloor at its gas and the compressed-size
- * bound of its unsigned size, margin 1.2 (linea_estimateGas's), against the next base fee; null without the head's
- * extraData v1 pricing.
- */
+/** Linea's lowest tip for the transaction, wei, at linea_estimateGas's margin; null without the head's extraData v1 pricing. */
 function lineaTipFloor(window: FeeWindow, gas: bigint, txBytes: number): bigint | null {
   if (!window.lineaPricing) return null
   return lineaPriorityFeeFloor({

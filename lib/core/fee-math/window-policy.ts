@@ -9,11 +9,7 @@ import { DEFAULT_TX_BYTES, MIN_TX_GAS } from './transaction-cost'
 export type WindowRules = Pick<FeeWindow, 'headExtraData' | 'lineaPricing' | 'nextBaseFeePerGas'> &
   Partial<Pick<FeeWindow, 'blockIntervalMs' | 'l1Fee'>>
 
-/**
- * The lowest tip (wei) Linea's sequencer takes for the default transfer (21,000 gas, 51 unsigned bytes) at the
- * window's head: lineaPriorityFeeFloor at the compressed-size bound, margin 1.2 (what linea_estimateGas returns),
- * against the next base fee; null without the head's extraData v1 pricing (window.lineaPricing).
- */
+/** The lowest tip (wei) Linea's sequencer takes for the default transfer at the head, as linea_estimateGas; null without its pricing. */
 export function lineaTransferTipFloor(window: WindowRules): bigint | null {
   if (!window.lineaPricing) return null
   return lineaPriorityFeeFloor({
@@ -25,10 +21,8 @@ export function lineaTransferTipFloor(window: WindowRules): bigint | null {
 }
 
 /**
- * The chain's policy as the levels of this window are made with it: an OP-stack head's live EIP-1559 parameters
- * (withLiveParams), and on Linea the head's tip floor (lineaTransferTipFloor) as minSuggestedPriorityFeeWei, so
- * every answer made from levels (suggestedGasFees, gasPrices, the stream, Blocknative's confidence levels,
- * replacementFees, transactionCost) suggests at least what the sequencer takes. Idempotent.
+ * The chain's policy as the levels of this window are made with it: an OP-stack head's live EIP-1559 parameters, and
+ * on Linea the head's tip floor as minSuggestedPriorityFeeWei, so every answer suggests what the sequencer takes. Idempotent.
  * @example windowPolicy(chainFeePolicy(59144), window).minSuggestedPriorityFeeWei // 41_903_993n on 2026-01 mainnet at base fee 7
  */
 export function windowPolicy(policy: ChainFeePolicy, window: WindowRules): ChainFeePolicy {

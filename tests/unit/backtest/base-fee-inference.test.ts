@@ -37,7 +37,8 @@ function spread(x: readonly bigint[], k: number, q: number, from: number): numbe
   return r[Math.floor(q * (r.length - 1))]!
 }
 
-describe('base fee inferred from blob data', () => {
+// thousands of synthetic blocks per test: CPU work, budgeted for a loaded machine (docs/development.md, "Slow tests")
+describe('base fee inferred from blob data', { timeout: 30_000 }, () => {
   test('behavior: where the reserve price binds part of the time, the estimate tracks the real base fee', () => {
     const w = chain(3, 3_000, 0.03)
     const inferred = inferBaseFees({ ...w, baseFees: null }, mainnet)

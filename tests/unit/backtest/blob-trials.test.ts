@@ -38,18 +38,23 @@ describe('blob backtest', () => {
     }
   })
 
-  test('behavior: without a base-fee column the next block is judged with the estimate through its own branch, as the service knows its base fee: horizon 2 as covered as with the real base fee', () => {
-    const rnd = createRandom(5)
-    const n = 2_000
-    const counts = Array.from({ length: n }, () => Math.floor(rnd() * 22))
-    // a base fee wandering ±10% a block (EIP-1559 allows 12.5%): the next block's branch often differs from the head's
-    const baseFees: bigint[] = []
-    let b = 50_000_000
-    for (let i = 0; i < n; i++) baseFees.push(BigInt(Math.round((b *= 1 + (rnd() - 0.5) * 0.2))))
-    const w = chain(fork('BPO2').activatesAt + 86_400, counts, baseFees, 60_000_000n)
-    const known = blobBacktest(w, { every: 2 }).blobForecast[1]!
-    const inferred = blobBacktest({ ...w, baseFees: null }, { every: 2 }).blobForecast[1]!
-    expect(inferred.trials).toBe(known.trials)
-    for (const q of ['p50Coverage', 'p90Coverage', 'p99Coverage'] as const) expect(Math.abs(inferred[q] - known[q])).toBeLessThan(0.02)
-  })
+  // two backtests of 300 heads each: CPU work, budgeted for a loaded machine (docs/development.md, "Slow tests")
+  test(
+    'behavior: without a base-fee column the next block is judged with the estimate through its own branch, as the service knows its base fee: horizon 2 as covered as with the real base fee',
+    { timeout: 60_000 },
+    () => {
+      const rnd = createRandom(5)
+      const n = 2_000
+      const counts = Array.from({ length: n }, () => Math.floor(rnd() * 22))
+      // a base fee wandering ±10% a block (EIP-1559 allows 12.5%): the next block's branch often differs from the head's
+      const baseFees: bigint[] = []
+      let b = 50_000_000
+      for (let i = 0; i < n; i++) baseFees.push(BigInt(Math.round((b *= 1 + (rnd() - 0.5) * 0.2))))
+      const w = chain(fork('BPO2').activatesAt + 86_400, counts, baseFees, 60_000_000n)
+      const known = blobBacktest(w, { every: 5 }).blobForecast[1]!
+      const inferred = blobBacktest({ ...w, baseFees: null }, { every: 5 }).blobForecast[1]!
+      expect(inferred.trials).toBe(known.trials)
+      for (const q of ['p50Coverage', 'p90Coverage', 'p99Coverage'] as const) expect(Math.abs(inferred[q] - known[q])).toBeLessThan(0.02)
+    },
+  )
 })

@@ -31,7 +31,8 @@ describe('parseOptions', () => {
   })
 })
 
-describe('the scripts', () => {
+// each case starts node with tsx (spawnSync's own limit is 30 s)
+describe('the scripts', { timeout: 60_000 }, () => {
   // each entry point exits 2 with the usage line on a bad command line, before doing any work
   test.each([
     ['record', ['--rpc', 'http://127.0.0.1:9', '--out']],

@@ -28,7 +28,8 @@ const failedReads = async () =>
     0,
   )
 
-test('behavior: while the node fails, a window in its grace interval is said to be stale', async () => {
+// real HTTP to a fake node, polled up to 10 s a step: the test's budget covers the waits (docs/development.md, "Slow tests")
+test('behavior: while the node fails, a window in its grace interval is said to be stale', { timeout: 60_000 }, async () => {
   const feed = chainFeed(chainAt(node.url), feedSettings({ warmMs: 0, waitMs: 0 }))
   // the cache rules read the clock: only Date is faked, so the network and vi.waitFor run on real time
   vi.useFakeTimers({ toFake: ['Date'] })

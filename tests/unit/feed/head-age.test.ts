@@ -29,7 +29,8 @@ describe('headLagging', () => {
   })
 })
 
-describe('a chain feed', () => {
+// real HTTP to a fake node: a budget for a loaded machine (docs/development.md, "Slow tests")
+describe('a chain feed', { timeout: 30_000 }, () => {
   let node: FakeRpc
   beforeAll(async () => {
     node = await startFakeRpc({ chainId: 1, ...mainnetFakeChain(12) })

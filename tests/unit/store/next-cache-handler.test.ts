@@ -10,7 +10,8 @@ afterEach(() => {
   vi.unstubAllEnvs()
 })
 
-describe('next-cache-handler.mjs', () => {
+// each test imports the handler afresh: a budget for the imports (docs/development.md, "Slow tests")
+describe('next-cache-handler.mjs', { timeout: 30_000 }, () => {
   test('behavior: has no static import, so the edge middleware bundle can evaluate it', () => {
     expect(readFileSync(WRAPPER, 'utf8')).not.toMatch(/^\s*import\s/m)
   })

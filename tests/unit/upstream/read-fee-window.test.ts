@@ -52,12 +52,14 @@ const read = (rpcUrls: string[], extra: Partial<Parameters<typeof readFeeWindow>
     rpcUrls,
     blockCount: 500,
     rewardPercentiles: REWARD_PERCENTILES,
-    timeoutMs: 2_000,
+    // the fake node is real HTTP on this machine: a deadline a loaded one meets (the deadline's own tests set theirs)
+    timeoutMs: 10_000,
     fallbackBlockTimeMs: 9_999,
     ...extra,
   })
 
-describe('readFeeWindow', () => {
+// real HTTP to fake nodes: each test's budget is the read deadline's, with room (docs/development.md, "Slow tests")
+describe('readFeeWindow', { timeout: 30_000 }, () => {
   test('default: the window of real mainnet blocks, validated and converted to decimal wei', async () => {
     const s = await fake()
     const w = await read([s.url])
@@ -320,7 +322,7 @@ describe('readFeeWindow', () => {
   )
 })
 
-describe('readFeeWindow: blob fields (EIP-4844)', () => {
+describe('readFeeWindow: blob fields (EIP-4844)', { timeout: 30_000 }, () => {
   // the recorded blocks with blob base fees and fullness of their own (a made-up but valid blob market)
   const blobChain = {
     ...chain,
@@ -407,7 +409,7 @@ describe('readFeeWindow: blob fields (EIP-4844)', () => {
   })
 })
 
-describe('readFeeWindow: the L1 fee parameters of an L2', () => {
+describe('readFeeWindow: the L1 fee parameters of an L2', { timeout: 30_000 }, () => {
   const base = { l1BaseFee: 400_000_000n, blobBaseFee: 1n, baseFeeScalar: 2269, blobBaseFeeScalar: 1_055_762 }
 
   test.each([
