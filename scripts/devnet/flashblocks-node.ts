@@ -105,6 +105,13 @@ export async function startFlashblocksNode(opts: FlashblocksNodeOptions): Promis
     }
   }
 
+  function setBurst(on: boolean) {
+    catchUp(Date.now())
+    bursting = on
+    // a burst that ends takes its transactions with it (they were sent elsewhere or dropped)
+    if (!on) pool = pool.filter((tx) => tx.gas !== 1_000_000)
+  }
+
   const userTxs = (b: Block) => b.pieces.flatMap((p) => p.txs)
   const txJson = (tx: Tx) => ({
     hash: tx.hash,
@@ -163,6 +170,13 @@ export async function startFlashblocksNode(opts: FlashblocksNodeOptions): Promis
   }
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    // POST /__burst/on|off: the burst from another process (the browser tests')
+    const control = /^\/__burst\/(on|off)$/.exec(req.url ?? '')
+    if (req.method === 'POST' && control) {
+      setBurst(control[1] === 'on')
+      res.writeHead(204).end()
+      return
+    }
     let body = ''
     for await (const chunk of req) body += chunk
     const one = (msg: { id: number; method: string; params?: unknown[] }) => {
@@ -180,12 +194,7 @@ export async function startFlashblocksNode(opts: FlashblocksNodeOptions): Promis
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     calls: () => ({ ...counts }),
-    burst(on) {
-      catchUp(Date.now())
-      bursting = on
-      // a burst that ends takes its transactions with it (they were sent elsewhere or dropped)
-      if (!on) pool = pool.filter((tx) => tx.gas !== 1_000_000)
-    },
+    burst: setBurst,
     building: () => (catchUp(Date.now()), building),
     sealed: () => (catchUp(Date.now()), history),
     piecesPerBlock: N,

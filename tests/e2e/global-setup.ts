@@ -5,6 +5,7 @@ import { startService } from '@/scripts/devnet/service'
 import { startFakeRpc } from '../support/fake-rpc'
 import { fakeNodeChain } from '../support/mainnet-blocks'
 import { opStackAtFloor } from '../support/family-chains'
+import { startFlashblocksNode } from '@/scripts/devnet/flashblocks-node'
 
 /**
  * Starts what the browser tests need and hands it to them through the environment:
@@ -12,6 +13,7 @@ import { opStackAtFloor } from '../support/family-chains'
  * so its forecast has a protocol bound), a chain whose node is down (31342),
  * a chain whose node a test can break and mend (31343, real mainnet blocks on 1 s slots when ../shared/data is there),
  * an OP-stack chain at its Jovian floor whose predeploys charge an L1 data fee and an operator fee (8453, Base),
+ * a flashblocks chain whose node builds each 1-s block in 5 pieces (130, Unichain's shape; POST /__burst/on fills them),
  * and `next start` serving them.
  */
 export default async function globalSetup() {
@@ -34,6 +36,7 @@ export default async function globalSetup() {
       operatorFeeConstant: 10_000n,
     },
   })
+  const pieced = await startFlashblocksNode({ chainId: 130, blockMs: 1_000, pieceMs: 200 })
   const closed = await freePort()
   await ensureFreshBuild()
   const user = 'e2e'
@@ -50,15 +53,23 @@ export default async function globalSetup() {
       RPC_URL_31342: `http://127.0.0.1:${closed}`,
       RPC_URL_31343: flaky.url,
       RPC_URL_8453: base.url,
+      RPC_URL_130: pieced.url,
       // the devnets follow EIP-1559 exactly: the quiet one is served as Ethereum is (bounds enforced)
       CHAIN_FEE_POLICIES: JSON.stringify({ 31338: { enforceBaseFeeBounds: true } }),
     },
   })
-  Object.assign(process.env, { E2E_BASE_URL: service.url, E2E_USER: user, E2E_PASSWORD: password, E2E_FLAKY_NODE: flaky.url })
+  Object.assign(process.env, {
+    E2E_BASE_URL: service.url,
+    E2E_USER: user,
+    E2E_PASSWORD: password,
+    E2E_FLAKY_NODE: flaky.url,
+    E2E_FLASHBLOCKS_NODE: pieced.url,
+  })
   return async () => {
     await service.stop()
     await flaky.close()
     await base.close()
+    await pieced.close()
     await quiet.stop()
     await live.stop()
   }
