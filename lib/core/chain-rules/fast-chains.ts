@@ -2,7 +2,7 @@ import type { ChainFeePolicy } from './chain-policy'
 import { PPM, WEI_PER_GWEI } from '../units'
 
 /**
- * The fast chains' own fee rules as data (issue 44; the sources are those of docs/estimator.md's table, from
+ * The fast chains' own fee rules as data (the sources are those of docs/estimator.md's table, from
  * the research notes' snapshots). lib/core/fee-math/chain-levels.ts applies them to every level made. Pure.
  */
 
