@@ -55,6 +55,13 @@ type Probe = { until: number; spacingMs: number; blocks: Map<number, number[]> }
 /** The median of numbers (the upper one of an even count). */
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 
+/** The mean of the middle half of numbers (the interquartile mean). */
+function middleMean(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b)
+  const middle = sorted.slice(Math.floor(sorted.length / 4), Math.ceil((3 * sorted.length) / 4))
+  return middle.reduce((a, b) => a + b, 0) / Math.max(1, middle.length)
+}
+
 /** Whether `next` extends `prev`'s transactions, in order. */
 const extendsPrefix = (prev: readonly string[], next: readonly string[]) => prev.every((h, i) => next[i] === h)
 
@@ -242,19 +249,19 @@ export class PieceTracker {
    */
   private conclude(probe: Probe): void {
     const interval = this.parts.sealed()?.blockIntervalMs ?? 0
-    // the cadence is the pieced blocks' spread over their steps: a read's lag blurs one step, not their mean
-    let [spreads, steps, pieced] = [0, 0, 0]
+    const gaps: number[] = []
+    let pieced = 0
     for (const times of probe.blocks.values()) {
       if (times.length < MIN_STATES_PER_BLOCK) continue
-      const spread = times.at(-1)! - times[0]!
-      const gaps = times.slice(1).map((t, i) => t - times[i]!)
-      if (spread < interval / 2 || median(gaps) < MIN_STEP_SPACINGS * probe.spacingMs) continue
+      const steps = times.slice(1).map((t, i) => t - times[i]!)
+      if (times.at(-1)! - times[0]! < interval / 2 || median(steps) < MIN_STEP_SPACINGS * probe.spacingMs) continue
       pieced++
-      spreads += spread
-      steps += gaps.length
+      gaps.push(...steps)
     }
     if (pieced < MIN_PIECED_BLOCKS || interval <= 0) return this.settle('none')
-    this.pieces = Math.max(2, Math.round((interval * steps) / spreads))
+    // the cadence is the steps' middle half: a late read lengthens one step and shortens the next, a missed piece
+    // doubles one, and a block whose first piece is seen late loses part of its spread, none of which moves it
+    this.pieces = Math.max(2, Math.round(interval / middleMean(gaps)))
     this.cadenceMs = interval / this.pieces
     this.phaseMs = ((this.block?.lastChangeAt ?? this.now()) - probe.spacingMs / 2) % this.cadenceMs
     this.settle('flashblocks')

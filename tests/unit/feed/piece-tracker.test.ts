@@ -32,12 +32,15 @@ const poolBurst: Node['pendingAt'] = (t) => read(head(t) + 1, Math.min(15, Math.
 /** A node whose pending block is its latest. */
 const latestOnly: Node['pendingAt'] = (t) => read(head(t), 5, t)
 
-function track(pendingAt: Node['pendingAt']) {
+/** ms after each block's start that the node stalls reads for (sealing), 0: none. */
+function track(pendingAt: Node['pendingAt'], stallMs = 0) {
   const node = { reads: 0 }
   const pieces: number[] = []
   const tracker = new PieceTracker({
     read: async () => {
       node.reads++
+      const into = (Date.now() - T0) % BLOCK_MS
+      if (into < stallMs) await new Promise((r) => setTimeout(r, stallMs - into))
       return pendingAt(Date.now())
     },
     sealed: () => ({ headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS }),
@@ -104,5 +107,15 @@ describe('PieceTracker', () => {
     up = false
     await vi.advanceTimersByTimeAsync(700)
     expect(tracker.overlay(window()).pending).toBeUndefined()
+  })
+
+  test('behavior: the cadence holds when the node answers each block\'s first reads late (it is sealing)', async () => {
+    // every block's first piece is seen 150 ms late: its spread is 150 ms short of 9 steps of 200 ms, which an
+    // estimate of spread over steps reads as 11 pieces; the steps themselves still say 200 ms
+    const { tracker } = track(pieced(200), 150)
+    await vi.advanceTimersByTimeAsync(4 * BLOCK_MS + 500)
+    expect(tracker.flashblocks).toBe(true)
+    const window = { headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS } as Parameters<typeof tracker.overlay>[0]
+    expect(tracker.overlay(window).pending).toMatchObject({ pieces: 10, cadenceMs: 200 })
   })
 })
