@@ -78,6 +78,9 @@ export type PendingPieces = {
   readAt: number
 }
 
+/** A state of the pending block as the feed read it, and the last read that still found it (the pieces after it had room). */
+export type SeenPiece = { view: PendingPieces; lastReadAt: number }
+
 /**
  * Which L1 fee a chain charges, so what the window's read takes with the head: the predeploys it asks (OP-stack,
  * Arbitrum, Scroll, Mantle) or, for `linea`, no call at all but the head block's extraData (the data cost is

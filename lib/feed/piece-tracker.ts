@@ -1,5 +1,5 @@
 import 'server-only'
-import type { FeeWindow, PendingPieces } from '../core/types'
+import type { FeeWindow, PendingPieces, SeenPiece } from '../core/types'
 import { gasPerPiece } from '../core/fee-math/flashblocks'
 import type { PendingBlockRead } from '../upstream/read-pending'
 
@@ -23,6 +23,8 @@ const MIN_STATES_PER_BLOCK = 3
 const MIN_PIECED_BLOCKS = 2
 /** A view older than this many pieces is not served (the reads failed or stopped). */
 const VIEW_MAX_PIECES = 3
+/** The states of the pending block kept for the accuracy per piece: two minutes of Base's 200-ms pieces. */
+const HISTORY_PIECES = 600
 /** Blocks in a row without growth within them end the flashblocks verdict. */
 const MAX_FLAT_BLOCKS = 3
 
@@ -81,6 +83,7 @@ export class PieceTracker {
   private timer?: ReturnType<typeof setTimeout>
   private reading = false
   private overlaid?: { window: FeeWindow; view: PendingPieces; merged: FeeWindow }
+  private readonly history: SeenPiece[] = []
   private readonly now: () => number
 
   constructor(private readonly parts: PieceTrackerParts) {
@@ -99,6 +102,16 @@ export class PieceTracker {
     if (this.overlaid?.window !== window || this.overlaid.view !== view)
       this.overlaid = { window, view, merged: { ...window, pending: view } }
     return this.overlaid.merged as W
+  }
+
+  /** The states of the pending block followed (not the probe's), oldest first, at most HISTORY_PIECES. */
+  seen(): readonly SeenPiece[] {
+    return this.history
+  }
+
+  /** The sealed window under a window overlay() returned (itself when not overlaid). */
+  sealedOf<W extends FeeWindow>(window: W): W {
+    return this.overlaid?.merged === window ? (this.overlaid.window as W) : window
   }
 
   /** Starts reading when the chain is warm and a read is due (called on demand and on each new window). */
@@ -201,6 +214,8 @@ export class PieceTracker {
       // a second look that also found nothing waits for the next piece on the grid
       this.missed = !this.missed
       if (this.currentView) this.currentView = { ...this.currentView, readAt: at }
+      const last = this.history.at(-1)
+      if (last?.view.blockNumber === read.number) last.lastReadAt = at
       return
     }
     const added = extendsPrefix(prev.hashes, hashes) ? read.txs.slice(prev.hashes.length) : read.txs
@@ -221,6 +236,8 @@ export class PieceTracker {
     if (this.missed) this.phaseMs = (at - this.cadenceMs / 4) % this.cadenceMs
     this.missed = false
     this.currentView = this.viewOf(this.block)
+    this.history.push({ view: this.currentView, lastReadAt: at })
+    if (this.history.length > HISTORY_PIECES) this.history.splice(0, this.history.length - HISTORY_PIECES)
     this.parts.onPiece()
   }
 
@@ -274,7 +291,7 @@ export class PieceTracker {
     this.flatBlocks = 0
     this.latestReads = 0
     this.probeAfter = this.now() + REPROBE_MS
-    if (mode === 'none') this.currentView = undefined
+    if (mode === 'none') [this.currentView, this.history.length] = [undefined, 0]
   }
 }
 

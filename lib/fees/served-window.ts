@@ -81,7 +81,9 @@ export async function servedWindow(chainId: number, opts: { feeMarket: boolean; 
   const feed = feedOf(chainId)
   const { window, stale, freshUntil } = await feed.get({ countLookup: opts.countLookup })
   if (opts.feeMarket && window.legacy) throw new FeeMarketUnsupportedError(chainId)
-  return { window, policy: feePolicyOf(feed.chain), meta: metaOf(window, stale, freshUntil) }
+  // a flashblocks chain's pending pieces: the states followed, and the sealed window under the overlaid one
+  const pieces = feed.pieces?.flashblocks ? feed.pieces : undefined
+  return { window, policy: feePolicyOf(feed.chain), meta: metaOf(window, stale, freshUntil), pieces }
 }
 
 /** A value derived from a window, computed once per window and dropped with it. */

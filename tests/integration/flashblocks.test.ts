@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type Service } from '@/scripts/devnet/service'
 import { startFlashblocksNode, type FlashblocksNode } from '@/scripts/devnet/flashblocks-node'
 import { openSse, type SseStream } from '@/scripts/stream/sse-client'
-import { SuggestedGasFeesSchema, TransactionCostSchema, FeesEventSchema } from '@/lib/core/contract/schemas'
+import { AccuracyReportSchema, SuggestedGasFeesSchema, TransactionCostSchema, FeesEventSchema } from '@/lib/core/contract/schemas'
 import { parseGwei } from '@/lib/core/units'
 import { basic, eventually } from './helpers'
 
@@ -165,5 +165,31 @@ describe('flashblocks', () => {
     // once per piece on the grid, a second look half a piece later when a piece came late
     expect(after.pending - before.pending).toBeLessThanOrEqual(2 * pieces + 2)
     expect(after.feeHistory - before.feeHistory).toBeLessThanOrEqual(elapsed / 2_000 + 3)
+  })
+
+  test('behavior: /accuracy judges per piece on a flashblocks chain, at the cadence and promises the answers carry', async () => {
+    const f = await piecedAnswer()
+    const report = async (chainId = BASE) => AccuracyReportSchema.parse((await get(chainId, 'accuracy')).body)
+    const first = await eventually(async () => ((r) => (r.pieces?.judgedPieces ? r : undefined))(await report()), 'judged pieces', 30_000)
+    const p = first.pieces!
+    expect(p.cadenceMs).toBe(f.pending!.cadenceMs)
+    expect(p.piecesPerBlock).toBe(f.pending!.pieces)
+    // each level's promise in pieces is its answer's maxWaitTimeEstimate over the cadence
+    for (const level of ['low', 'medium', 'high'] as const) {
+      expect(p.levels[level].promisedPieces).toBe(f[level].maxWaitTimeEstimate / f.pending!.cadenceMs)
+      expect(p.levels[level].trials).toBeGreaterThan(0)
+    }
+    // judged piece by piece: a report a block later has judged later pieces than the first
+    const later = await eventually(
+      async () =>
+        ((r) => (r.pieces?.judgedPieces && r.pieces.judgedPieces.to.blockNumber > p.judgedPieces!.to.blockNumber ? r : undefined))(
+          await report(),
+        ),
+      'a later judged piece',
+      30_000,
+    )
+    expect(later.pieces!.levels.high.trials).toBeGreaterThanOrEqual(1)
+    // a chain whose pending block is its latest has no pieces to judge
+    expect((await report(PLAIN)).pieces).toBeUndefined()
   })
 })

@@ -17,3 +17,28 @@ export const PendingPiecesSchema = z
   .meta({ description: 'Only on flashblocks chains: the pending pieces the answer follows.' })
 
 export type PendingPiecesBody = z.infer<typeof PendingPiecesSchema>
+
+const ShareSchema = z.number().min(0).max(1)
+const PieceRefSchema = z.object({ blockNumber: z.number().int().nonnegative(), piece: z.number().int().nonnegative() })
+
+/** One level's record per piece (lib/core/evaluation/piece-accuracy.ts LevelPieceAccuracy). */
+const LevelPieceAccuracySchema = z.object({
+  trials: z.number().int().nonnegative(),
+  promisedPieces: z.number().nonnegative().meta({ description: 'The pieces the level promises: maxWaitTimeEstimate over the cadence.' }),
+  includedWithinPromise: ShareSchema.nullable(),
+  targetInclusion: ShareSchema,
+  medianWaitPieces: z.number().nonnegative().nullable(),
+  medianOverpayment: z.number().nullable(),
+})
+
+/** GET accuracy's `pieces` on a flashblocks chain (lib/core/evaluation/piece-accuracy.ts PieceAccuracy). */
+export const PieceAccuracySchema = z
+  .object({
+    cadenceMs: z.number().positive(),
+    piecesPerBlock: z.number().int().positive(),
+    piecesSeen: z.number().int().nonnegative().meta({ description: 'States of the pending block the feed read and kept.' }),
+    judgedPieces: z.object({ from: PieceRefSchema, to: PieceRefSchema }).nullable(),
+    spanSeconds: z.number().nonnegative(),
+    levels: z.object({ low: LevelPieceAccuracySchema, medium: LevelPieceAccuracySchema, high: LevelPieceAccuracySchema }),
+  })
+  .meta({ description: "Only on flashblocks chains: each followed piece's suggestion judged on the pieces after it." })

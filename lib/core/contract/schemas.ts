@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PendingPiecesSchema } from './pending-schema'
+import { PendingPiecesSchema, PieceAccuracySchema } from './pending-schema'
 import { BLOB_FORECAST_HORIZONS } from '../fee-math/blob-forecast'
 import { FORECAST_HORIZONS } from '../fee-math/forecast'
 
@@ -334,6 +334,7 @@ export const AccuracyReportSchema = z.object({
   /** milliseconds */
   blockIntervalMs: z.number().positive(),
   levels: z.object({ low: LevelAccuracySchema, medium: LevelAccuracySchema, high: LevelAccuracySchema }),
+  pieces: PieceAccuracySchema.nullable().optional(),
 })
 
 export type FeesEvent = z.infer<typeof FeesEventSchema>

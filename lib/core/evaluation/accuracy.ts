@@ -5,7 +5,11 @@
 import { ours, runBacktest, type LevelMetrics } from './backtest'
 import { withLiveParams, type ChainFeePolicy } from '../chain-rules/chain-policy'
 import { BACKTEST_PERCENTILES, judgeNamed, type BlockStats, type Judge } from './judge'
-import type { FeeWindow, Urgency } from '../types'
+import type { FeeWindow, LevelEstimate, PendingPieces, SeenPiece, Urgency } from '../types'
+import { pieceAccuracyOf, type PieceAccuracy } from './piece-accuracy'
+import { windowPolicy } from '../fee-math/window-policy'
+import { piecedLevels } from '../fee-math/chain-levels'
+import { windowAt } from '../window-at'
 
 /** The judge the live accuracy uses: the backtest's default, which needs only eth_feeHistory's 0th, 5th and 10th percentiles. */
 const ACCURACY_JUDGE: Judge['name'] = 'lenient'
@@ -37,6 +41,8 @@ export type AccuracyReport = {
   spanSeconds: number
   blockIntervalMs: number
   levels: Record<Urgency, LevelAccuracy>
+  /** On a flashblocks chain, the same judged per piece (./piece-accuracy.ts); null before a piece was followed. */
+  pieces?: PieceAccuracy | null
 }
 
 /** The window's blocks as the backtest sees them: the percentiles the service asked for, null where the node sent no reward row. */
@@ -96,4 +102,38 @@ export function accuracyOf(window: FeeWindow, policy: ChainFeePolicy): AccuracyR
     blockIntervalMs: window.blockIntervalMs,
     levels: { low: level('low'), medium: level('medium'), high: level('high') },
   }
+}
+
+/**
+ * The accuracy per piece on a flashblocks chain (lib/core/evaluation/piece-accuracy.ts): each followed state's
+ * suggestion as the service answered it then (the sealed window cut at the block before, with that piece laid over),
+ * kept in `memo` per piece so that a later report makes only the new pieces'.
+ */
+export function windowPieceAccuracy(
+  sealed: FeeWindow,
+  policy: ChainFeePolicy,
+  seen: readonly SeenPiece[],
+  memo: WeakMap<PendingPieces, Record<Urgency, LevelEstimate>> = new WeakMap(),
+): PieceAccuracy | null {
+  // per block, the window cut at the block before it, and its levels when a piece of it needs them, each made once
+  const cuts = new Map<number, { cut: FeeWindow; levels?: ReturnType<typeof piecedLevels> } | null>()
+  const before = (block: number) => {
+    if (!cuts.has(block)) {
+      const cut = windowAt(sealed, block - 1)
+      cuts.set(block, cut ? { cut } : null)
+    }
+    return cuts.get(block)!
+  }
+  return pieceAccuracyOf(seen, {
+    baseFeeOf: (n) => (before(n) ? BigInt(before(n)!.cut.nextBaseFeePerGas) : null),
+    minTip: windowPolicy(policy, sealed).minPriorityFeeWei,
+    suggest: (view) => {
+      let levels = memo.get(view)
+      if (!levels) {
+        const b = before(view.blockNumber)!
+        memo.set(view, (levels = (b.levels ??= piecedLevels(b.cut, policy))(view)))
+      }
+      return levels
+    },
+  })
 }

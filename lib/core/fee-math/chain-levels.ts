@@ -1,9 +1,10 @@
 import type { ChainFeePolicy } from '../chain-rules/chain-policy'
 import { UpstreamBadResponseError } from '../contract/errors'
-import type { FeeData, FeeWindow, LevelEstimate, Urgency } from '../types'
+import type { FeeData, FeeWindow, LevelEstimate, PendingPieces, Urgency } from '../types'
 import { mulDivCeil, PPM } from '../units'
 import { confidencePrices, type ConfidencePrice } from './confidence'
 import { estimateLevels, IGNORE_TIP_WEI } from './estimator'
+import { pieceLevels } from './flashblocks'
 import { toFeeData } from './fee-data'
 import { gasPricesFromLevels, type LevelGasPrices } from './gas-prices'
 import { maxOf } from './statistics'
@@ -84,11 +85,23 @@ const LEVELS = ['low', 'medium', 'high'] as const
  * the answers (lib/core/contract/report.ts, ./replacement.ts levelSuggestions).
  */
 export function windowLevels(window: FeeWindow, policy: ChainFeePolicy): Record<Urgency, LevelEstimate> {
+  return piecedLevels(window, policy)(window.pending)
+}
+
+/**
+ * The levels of a window's pieces (Flashblocks): the sealed blocks' levels made once, and per piece its tips and
+ * waits laid over them (./flashblocks.ts pieceLevels), then the chain's rules, as windowLevels answers with that piece.
+ */
+export function piecedLevels(window: FeeWindow, policy: ChainFeePolicy): (p?: PendingPieces) => Record<Urgency, LevelEstimate> {
   const live = windowPolicy(policy, window)
-  const levels = estimateLevels(toFeeData(window), live)
+  const { pending: _pending, ...sealed } = window
+  const levels = estimateLevels(toFeeData(sealed), live)
   const rules = levelRulesOf(window, live)
-  if (!rules) return levels
-  return Object.fromEntries(LEVELS.map((u) => [u, applyLevelRules(levels[u], rules)])) as Record<Urgency, LevelEstimate>
+  return (p) => {
+    const pieced = p ? pieceLevels(levels, p, live.ignoresTips ? null : live.minSuggestedPriorityFeeWei) : levels
+    if (!rules) return pieced
+    return Object.fromEntries(LEVELS.map((u) => [u, applyLevelRules(pieced[u], rules)])) as Record<Urgency, LevelEstimate>
+  }
 }
 
 /** The levels' legacy gas prices (next base fee + tip), none below the rules' max-fee floor (Sei's eth_gasPrice). */

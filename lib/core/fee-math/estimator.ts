@@ -4,7 +4,6 @@ import type { FeeData, LevelEstimate, Urgency } from '../types'
 import { answerAgeBlocks } from '../contract/freshness'
 import { mulDivCeil, PPM } from '../units'
 import { baseFeeCap, fitForecast, FORECAST_HORIZONS, type ForecastModel } from './forecast'
-import { pieceLevels } from './flashblocks'
 
 /** Per level (as MetaMask's gas-fee-controller): the promised wait in blocks, and the share that should get in within it. */
 export const LEVEL_SETTINGS: Record<Urgency, { targetInclusion: number; minWaitBlocks: number; maxWaitBlocks: number }> = {
@@ -155,8 +154,8 @@ export function levelBaseFeeCaps(model: ForecastModel, blockIntervalMs: number):
 
 /**
  * The three levels, by the chain's fee policy: tip by inclusionTip over the chain's floor, max fee the level's
- * base-fee cap plus the tip; both fields hold low ≤ medium ≤ high. On a flashblocks chain (data.pending) the tips
- * and waits come from the pieces being built (./flashblocks.ts pieceLevels).
+ * base-fee cap plus the tip; both fields hold low ≤ medium ≤ high. The sealed blocks' levels: a flashblocks chain's
+ * pieces are laid over them by ./chain-levels.ts piecedLevels.
  */
 export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_FEE_POLICY): Record<Urgency, LevelEstimate> {
   const model = levelForecastModel(data, policy)
@@ -176,7 +175,6 @@ export function estimateLevels(data: FeeData, policy: ChainFeePolicy = DEFAULT_F
     }
     floorTip = tip
   }
-  if (data.pending) return pieceLevels(out, data.pending, policy.ignoresTips ? null : policy.minSuggestedPriorityFeeWei)
   return out
 }
 

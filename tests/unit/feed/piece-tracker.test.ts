@@ -109,7 +109,7 @@ describe('PieceTracker', () => {
     expect(tracker.overlay(window()).pending).toBeUndefined()
   })
 
-  test('behavior: the cadence holds when the node answers each block\'s first reads late (it is sealing)', async () => {
+  test("behavior: the cadence holds when the node answers each block's first reads late (it is sealing)", async () => {
     // every block's first piece is seen 150 ms late: its spread is 150 ms short of 9 steps of 200 ms, which an
     // estimate of spread over steps reads as 11 pieces; the steps themselves still say 200 ms
     const { tracker } = track(pieced(200), 150)

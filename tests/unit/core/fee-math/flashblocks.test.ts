@@ -10,8 +10,9 @@ import {
   pieceWaits,
   marginalTip,
 } from '@/lib/core/fee-math/flashblocks'
-import { estimateLevels } from '@/lib/core/fee-math/estimator'
-import type { FeeData, LevelEstimate, PendingPieces, Urgency } from '@/lib/core/types'
+import { piecedLevels, windowLevels } from '@/lib/core/fee-math/chain-levels'
+import { chainFeePolicy } from '@/lib/core/chain-rules/chain-policy'
+import type { FeeWindow, LevelEstimate, PendingPieces, Urgency } from '@/lib/core/types'
 
 /** Base's shape: 10 pieces of a 2-s block, 200 ms apart, a 400M gas limit (docs.base.org transaction ordering). */
 const pending = (over: Partial<PendingPieces> = {}): PendingPieces => ({
@@ -128,26 +129,39 @@ describe('pieceLevels', () => {
   })
 })
 
-describe('estimateLevels', () => {
-  const data = (p?: PendingPieces): FeeData => ({
-    baseFees: Array(40).fill(5_000_000n),
-    nextBaseFee: 5_000_000n,
+describe('windowLevels', () => {
+  const window = (p?: PendingPieces): FeeWindow => ({
+    chainId: 8453,
+    oldestBlock: 61,
+    headNumber: 100,
+    headTimestamp: 0,
+    blockIntervalMs: 2_000,
+    intervalAnchor: null,
+    baseFeePerGas: Array(40).fill('5000000'),
+    nextBaseFeePerGas: '5000000',
     gasUsedRatio: Array(40).fill(0.99),
     rewardPercentiles: [0, 1, 5, 10, 50, 100],
-    rewards: Array(40).fill([30_000_000n, 30_000_000n, 30_000_000n, 30_000_000n, 40_000_000n, 90_000_000n]),
-    blockIntervalMs: 2_000,
+    reward: Array(40).fill(['30000000', '30000000', '30000000', '30000000', '40000000', '90000000']),
+    fetchedAt: 0,
     ...(p ? { pending: p } : {}),
   })
+  // Base's policy without its live extraData parameters: the tip floor is op-geth's 0.001 gwei
+  const policy = chainFeePolicy(8453)
 
   test('behavior: without pending pieces the levels are the sealed blocks’ (unchanged)', () => {
-    const out = estimateLevels(data())
+    const out = windowLevels(window(), policy)
     expect(out.high.maxPriorityFeePerGas).toBe(30_000_000n)
     expect(out.high.maxWaitTimeMs).toBe(4_000)
   })
 
   test('behavior: with pending pieces that have room, a burst of full sealed blocks is forgotten', () => {
-    const out = estimateLevels(data(pending()))
-    expect(out.high.maxPriorityFeePerGas).toBe(0n)
+    const out = windowLevels(window(pending()), policy)
+    expect(out.high.maxPriorityFeePerGas).toBe(policy.minSuggestedPriorityFeeWei)
     expect(out.high).toMatchObject({ minWaitTimeMs: 200, maxWaitTimeMs: 400 })
+  })
+
+  test('behavior: piecedLevels gives each piece what windowLevels answers with that piece laid over', () => {
+    const levels = piecedLevels(window(), policy)
+    for (const p of [pending(), pending({ gasUsed: '120000000' })]) expect(levels(p)).toEqual(windowLevels(window(p), policy))
   })
 })
