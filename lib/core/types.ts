@@ -76,6 +76,11 @@ export type PendingPieces = {
   newest: { tip: string; gas: string }[]
   /** When the node's pending block was read, ms since the epoch. */
   readAt: number
+  /**
+   * What each recent piece followed demanded of a newcomer's tip (wei, oldest first, this piece's last; 0: it had room),
+   * leaving out states without user transactions (a block's first piece), which no newcomer could enter.
+   */
+  recentDemands?: string[]
 }
 
 /** A state of the pending block as the feed read it, and the last read that still found it (the pieces after it had room). */

@@ -1,6 +1,6 @@
 import 'server-only'
 import type { FeeWindow, PendingPieces, SeenPiece } from '../core/types'
-import { gasPerPiece } from '../core/fee-math/flashblocks'
+import { gasPerPiece, pieceDemand } from '../core/fee-math/flashblocks'
 import type { PendingBlockRead } from '../upstream/read-pending'
 
 /**
@@ -25,6 +25,8 @@ const MIN_PIECED_BLOCKS = 2
 const VIEW_MAX_PIECES = 3
 /** The states of the pending block kept for the accuracy per piece: two minutes of Base's 200-ms pieces. */
 const HISTORY_PIECES = 600
+/** The recent pieces whose demands a view carries (pieceTip's quantile): four seconds of Base's 200-ms pieces. */
+const RECENT_DEMAND_PIECES = 20
 /** Blocks in a row without growth within them end the flashblocks verdict. */
 const MAX_FLAT_BLOCKS = 3
 
@@ -247,7 +249,7 @@ export class PieceTracker {
     // user pieces count from 1; the cumulative rule bounds the gas of piece j by j · floor(L/N)
     const counted = b.states - 1 + (b.firstHadUserTxs ? 1 : 0)
     const byGas = perPiece > 0n ? Number((BigInt(b.gasUsed) + perPiece - 1n) / perPiece) : 0
-    return {
+    const view = {
       blockNumber: b.number,
       piece: Math.min(this.pieces, Math.max(counted, byGas)),
       pieces: this.pieces,
@@ -257,6 +259,28 @@ export class PieceTracker {
       newest: b.newest,
       readAt: b.readAt,
     }
+    return { ...view, recentDemands: this.recentDemands(view) }
+  }
+
+  /**
+   * What the recent pieces demanded (pieceDemand, 0 for room), oldest first, ending with `view`'s: each followed state's
+   * with user transactions, and a 0 for each piece the reads found unchanged after one; none from before a gap of
+   * VIEW_MAX_PIECES without reads.
+   */
+  private recentDemands(view: PendingPieces): string[] {
+    const demandOf = (v: PendingPieces) => (v.newest.length ? [pieceDemand(v, 0n)] : [])
+    const out = demandOf(view)
+    let next: PendingPieces = view
+    for (let i = this.history.length - 1; i >= 0 && out.length < RECENT_DEMAND_PIECES; i--) {
+      const { view: v, lastReadAt } = this.history[i]!
+      const c = v.cadenceMs
+      if (next.readAt - lastReadAt > VIEW_MAX_PIECES * c) break
+      const quiet = Math.min(Math.floor((lastReadAt - v.readAt) / c + 1e-9), Math.round((next.readAt - v.readAt) / c) - 1)
+      for (let q = 0; q < quiet; q++) out.push(0n)
+      out.push(...demandOf(v))
+      next = v
+    }
+    return out.slice(0, RECENT_DEMAND_PIECES).reverse().map(String)
   }
 
   /**

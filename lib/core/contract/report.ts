@@ -14,7 +14,7 @@ import type {
   TransactionCostBody,
 } from './schemas'
 import type { FeeWindow, LevelEstimate, PendingPieces, Urgency } from '../types'
-import { piecesFull } from '../fee-math/flashblocks'
+import { piecesCrowded } from '../fee-math/flashblocks'
 import { toFeeData } from '../fee-math/fee-data'
 import { blobFeesOf, type BlobFees } from '../fee-math/blob-fees'
 import type { TransactionCost } from '../fee-math/transaction-cost'
@@ -77,7 +77,7 @@ const pendingBody = (p: PendingPieces) => ({
   piece: p.piece,
   pieces: p.pieces,
   cadenceMs: p.cadenceMs,
-  full: piecesFull(p),
+  full: piecesCrowded(p),
 })
 
 const pair = ([a, b]: [bigint, bigint]): [string, string] => [formatGwei(a), formatGwei(b)]

@@ -2,8 +2,8 @@
  * The service's own accuracy per piece on a flashblocks chain: each piece's suggestion judged on the pieces after it,
  * as ./accuracy.ts judges each block's on the blocks after it, by the same lenient judge (./judge.ts). Pure.
  */
-import { LEVEL_SETTINGS, IGNORE_TIP_WEI } from '../fee-math/estimator'
-import { piecesFull } from '../fee-math/flashblocks'
+import { LEVEL_SETTINGS } from '../fee-math/estimator'
+import { pieceDemand } from '../fee-math/flashblocks'
 import { quantile } from './backtest'
 import type { LevelEstimate, PendingPieces, SeenPiece, Urgency } from '../types'
 
@@ -48,17 +48,7 @@ const MAX_GAP_PIECES = 3
 /** A trial looks for its inclusion this many times its promise ahead, as the block backtest does. */
 const HORIZON_FACTOR = 3
 
-type Seen = { view: PendingPieces; slot: number; run: number; baseFee: bigint; demand: bigint; trial: boolean }
-
-/**
- * What a piece demanded of a newcomer's tip, by the lenient judge: a full piece its lowest real tip (> 2 wei) of those
- * it took, a piece with room the chain's minimum.
- */
-export function pieceDemand(p: PendingPieces, minTip: bigint): bigint {
-  if (!piecesFull(p)) return minTip
-  const lowest = p.newest.map((t) => BigInt(t.tip)).find((t) => t > IGNORE_TIP_WEI) ?? 0n
-  return lowest > minTip ? lowest : minTip
-}
+type Seen = { view: PendingPieces; slot: number; run: number; baseFee: bigint; demand: bigint | null; trial: boolean }
 
 /**
  * The pieces as the judge counts them: a slot per cadence on the read clock, a state's own and, while later reads found
@@ -75,7 +65,9 @@ function slotted(pieces: readonly SeenPiece[], inputs: PieceJudgeInputs): Seen[]
     if (!prev || baseFee === null || view.readAt - prev.lastReadAt > MAX_GAP_PIECES * c) run++
     slot += prev ? Math.max(1, Math.round((view.readAt - prev.view.readAt) / c)) : 0
     if (baseFee === null) continue
-    out.push({ view, slot, run, baseFee, demand: pieceDemand(view, inputs.minTip), trial: true })
+    // a state without user transactions (a block's first piece, its system transactions only) took no newcomer
+    const demand = view.newest.length ? pieceDemand(view, inputs.minTip) : null
+    out.push({ view, slot, run, baseFee, demand, trial: true })
     const quiet = Math.floor((lastReadAt - view.readAt) / c + 1e-9)
     const next = pieces[i + 1]
     const room = next ? Math.round((next.view.readAt - view.readAt) / c) - 1 : quiet
@@ -152,6 +144,7 @@ function includedAt(
   for (const s of seen.slice(i + 1)) {
     const wait = s.slot - from.slot
     if (s.run !== from.run || wait > horizon) return null
+    if (s.demand === null) continue
     const price = s.baseFee + s.demand
     if (cheapest === null || price < cheapest) cheapest = price
     if (l.maxFeePerGas < s.baseFee) continue

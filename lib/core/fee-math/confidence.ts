@@ -5,7 +5,7 @@
 import { DEFAULT_FEE_POLICY, type ChainFeePolicy } from '../chain-rules/chain-policy'
 import { answerAgeBlocks } from '../contract/freshness'
 import type { FeeData } from '../types'
-import { nextPieceTip } from './flashblocks'
+import { pieceTip } from './flashblocks'
 import { headroomFloor, inclusionTip, inclusionTipBlocks, levelForecastModel, recentDemand } from './estimator'
 import { baseFeeCap } from './forecast'
 import { maxOf } from './statistics'
@@ -56,9 +56,9 @@ export function confidencePrices(
     const blocks = inclusionTipBlocks(target, data.blockIntervalMs, policy.tipWindowMs, data.gasUsedRatio.length)
     let demand = demandOf.get(blocks)
     if (!demand) demandOf.set(blocks, (demand = recentDemand(data, blocks)))
-    // on a flashblocks chain the next block's first pieces decide (./flashblocks.ts nextPieceTip)
+    // on a flashblocks chain the next block's first pieces decide (./flashblocks.ts pieceTip)
     const sealedTip = () => maxOf(inclusionTip(demand, target), floorTip)
-    const tip = policy.ignoresTips ? 0n : data.pending ? nextPieceTip(data.pending, floorTip, confidence >= 90) : sealedTip()
+    const tip = policy.ignoresTips ? 0n : data.pending ? pieceTip(data.pending, floorTip, target, confidence >= 90) : sealedTip()
     const cap = maxOf(baseFeeCap(model, horizon, target.targetInclusion), floorCap)
     ladder.push({ confidence, price: data.nextBaseFee + tip, maxPriorityFeePerGas: tip, maxFeePerGas: cap + tip })
     floorTip = tip

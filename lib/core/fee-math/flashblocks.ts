@@ -1,4 +1,5 @@
 import type { LevelEstimate, PendingPieces, Urgency } from '../types'
+import { IGNORE_TIP_WEI, inclusionTip, LEVEL_SETTINGS, type InclusionTarget } from './estimator'
 import { maxOf } from './statistics'
 
 /**
@@ -90,6 +91,38 @@ export function nextPieceTip(p: PendingPieces, floorTip: bigint, high: boolean):
 }
 
 /**
+ * What a piece demanded of a newcomer's tip (wei), by the lenient rule: a full piece the lowest real tip (> 2 wei) of
+ * those it took, a piece with room the chain's minimum.
+ */
+export function pieceDemand(p: PendingPieces, minTip: bigint): bigint {
+  if (!piecesFull(p)) return minTip
+  const lowest = p.newest.map((t) => BigInt(t.tip)).find((t) => t > IGNORE_TIP_WEI) ?? 0n
+  return lowest > minTip ? lowest : minTip
+}
+
+/**
+ * Whether a newcomer must outbid now: the pieces being built are full, or the state read holds no user transaction
+ * yet (a block's first piece: its system transactions only, which says nothing of room) and the piece before it was
+ * full (its demand, the last of recentDemands, above 0).
+ */
+export function piecesCrowded(p: PendingPieces): boolean {
+  return piecesFull(p) || (p.newest.length === 0 && BigInt(p.recentDemands?.at(-1) ?? 0) > 0n)
+}
+
+/**
+ * A tip (wei) that gets in within `target.waitBlocks` pieces as often as `target.targetInclusion` while the pieces are
+ * crowded: nextPieceTip (a block's first piece: the last piece's demand + 1), and at least the estimator's inclusionTip
+ * over the recent pieces' demands (a burst whose lowest tip moves from piece to piece beats a tip made on the newest
+ * piece alone). The floor while they have room.
+ */
+export function pieceTip(p: PendingPieces, floorTip: bigint, target: InclusionTarget, high: boolean): bigint {
+  if (!piecesCrowded(p)) return floorTip
+  const recent = (p.recentDemands ?? []).map(BigInt)
+  const next = piecesFull(p) ? nextPieceTip(p, floorTip, high) : maxOf(recent.at(-1)! + 1n, floorTip)
+  return recent.length ? maxOf(next, inclusionTip(recent, target)) : next
+}
+
+/**
  * A level's waits on a flashblocks chain, ms: from the next piece with room for `gas` to the level's promise in
  * pieces after it, at the measured cadence.
  */
@@ -107,7 +140,8 @@ export function pieceWaits(
 
 /**
  * The levels on a flashblocks chain, from the levels of the sealed blocks: while the pieces are full every tip beats
- * the newest piece's marginal tip (high: also the tip that held its first three quarters); while they have room, the chain's
+ * the newest piece's marginal tip (high: also the tip that held its first three quarters) and is at least the level's
+ * inclusionTip over the recent pieces (pieceTip); while they have room, the chain's
  * floor, so a burst the sealed blocks still show is forgotten as soon as the pieces have room again. Each max fee
  * keeps its headroom over the base fee; the waits are in pieces (pieceWaits). low ≤ medium ≤ high still holds.
  * `floorTip` null: a chain where tips buy nothing keeps its tips, only its waits change.
@@ -125,7 +159,8 @@ export function pieceLevels(
   let floor = floorTip
   for (const level of ['low', 'medium', 'high'] as const) {
     const l = levels[level]
-    const tip = nextPieceTip(p, floor, level === 'high')
+    const target = { targetInclusion: LEVEL_SETTINGS[level].targetInclusion, waitBlocks: LEVEL_PIECES[level] }
+    const tip = pieceTip(p, floor, target, level === 'high')
     out[level] = { ...l, maxPriorityFeePerGas: tip, maxFeePerGas: l.maxFeePerGas - l.maxPriorityFeePerGas + tip, ...pieceWaits(p, level) }
     floor = tip
   }

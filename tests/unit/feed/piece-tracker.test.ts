@@ -118,4 +118,21 @@ describe('PieceTracker', () => {
     const window = { headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS } as Parameters<typeof tracker.overlay>[0]
     expect(tracker.overlay(window).pending).toMatchObject({ pieces: 10, cadenceMs: 200 })
   })
+
+  test('behavior: each view carries the recent pieces’ demands, the blocks’ openings (no user transaction) left out', async () => {
+    // 10 pieces of 200 ms, each full to its budget j · 6M with three transactions; piece 0 the deposit only
+    const full: Node['pendingAt'] = (t) => {
+      const j = Math.floor(((t - T0) % BLOCK_MS) / 200)
+      return { ...read(head(t) + 1, 3 * j, t), gasUsed: String(j * 6_000_000) }
+    }
+    const { tracker } = track(full)
+    await vi.advanceTimersByTimeAsync(10 * BLOCK_MS + 500)
+    const window = { headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS } as Parameters<typeof tracker.overlay>[0]
+    const view = tracker.overlay(window).pending!
+    expect(view.newest.length).toBeGreaterThan(0)
+    // piece j took transactions 3(j − 1)… of its block: its lowest tip 1_000_000 + 3(j − 1); never a 0 of an opening
+    expect(view.recentDemands).toHaveLength(20)
+    expect(view.recentDemands!.at(-1)).toBe(String(1_000_000 + 3 * (view.piece - 1)))
+    for (const d of view.recentDemands!) expect((BigInt(d) - 1_000_000n) % 3n).toBe(0n)
+  })
 })

@@ -1,8 +1,8 @@
 // The accuracy per piece: each followed piece's suggestion judged on the pieces after it, by the lenient judge,
 // with read gaps splitting the runs and unchanged reads counting as pieces with room.
 import { describe, expect, test } from 'vitest'
-import { pieceAccuracyOf, pieceDemand } from '@/lib/core/evaluation/piece-accuracy'
-import { pieceLevels } from '@/lib/core/fee-math/flashblocks'
+import { pieceAccuracyOf } from '@/lib/core/evaluation/piece-accuracy'
+import { pieceDemand, pieceLevels } from '@/lib/core/fee-math/flashblocks'
 import type { LevelEstimate, PendingPieces, SeenPiece, Urgency } from '@/lib/core/types'
 
 const GWEI = 1_000_000_000n
@@ -144,5 +144,14 @@ describe('pieceAccuracyOf', () => {
     )!
     // a tip of the newest piece's lowest + 1 wei meets none of the next pieces, which demand 1000 wei more each
     for (const level of ['low', 'medium', 'high'] as const) expect(r.levels[level].includedWithinPromise).toBe(0)
+  })
+
+  test('behavior: a state without user transactions (a block’s first piece) takes no newcomer', () => {
+    // every other state is a block's opening (system transactions only); a 1-wei tip gets in only at the others
+    const pieces = Array.from({ length: 20 }, (_, s) => seen({ ...state(s, { full: false }), ...(s % 2 ? {} : { newest: [] }) }))
+    const r = pieceAccuracyOf(pieces, inputs(fixed(1n, 2n * GWEI, { low: 6, medium: 3, high: 1 })))!
+    // high promises one piece: the 9 suggestions made just before an opening (odd states) meet it next, and wait two
+    expect(r.levels.high).toMatchObject({ trials: 19, includedWithinPromise: 10 / 19, medianWaitPieces: 1 })
+    expect(r.levels.medium).toMatchObject({ includedWithinPromise: 1 })
   })
 })

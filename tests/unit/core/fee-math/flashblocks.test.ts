@@ -9,7 +9,10 @@ import {
   pieceTipToBeat,
   pieceWaits,
   marginalTip,
+  pieceTip,
+  piecesCrowded,
 } from '@/lib/core/fee-math/flashblocks'
+import { inclusionTip, LEVEL_SETTINGS } from '@/lib/core/fee-math/estimator'
 import { piecedLevels, windowLevels } from '@/lib/core/fee-math/chain-levels'
 import { chainFeePolicy } from '@/lib/core/chain-rules/chain-policy'
 import type { FeeWindow, LevelEstimate, PendingPieces, Urgency } from '@/lib/core/types'
@@ -120,6 +123,31 @@ describe('pieceLevels', () => {
       expect(out[l].maxFeePerGas - out[l].maxPriorityFeePerGas).toBe(sealed(burstTips)[l].maxFeePerGas - burstTips[l])
     }
     expect(out.low.maxWaitTimeMs).toBe(1_200)
+  })
+
+  test('behavior: full pieces whose lowest tips moved: each level at least its inclusion quantile of the recent pieces (estimator inclusionTip)', () => {
+    // the newest piece's marginal is 40 mgwei, but of the last ten pieces' demands every other one was 70 mgwei
+    const recentDemands = Array.from({ length: 10 }, (_, i) => String((i % 2 ? 70 : 30) * 1_000_000))
+    const p = pending({ gasUsed: '120000000', newest: fullPiece, recentDemands })
+    const out = pieceLevels(sealed({ low: 1n, medium: 2n, high: 3n }), p, 1_000_000n)
+    const quantile = (level: 'low' | 'medium' | 'high') =>
+      inclusionTip(recentDemands.map(BigInt), { targetInclusion: LEVEL_SETTINGS[level].targetInclusion, waitBlocks: LEVEL_PIECES[level] })
+    // two pieces in a row are 30 and 70: high's 99% of those runs is 30, but one piece alone would need 70
+    expect(quantile('high')).toBe(30_000_000n)
+    expect(out.high.maxPriorityFeePerGas).toBe(50_000_001n)
+    const single = pieceTip(p, 1_000_000n, { targetInclusion: 0.99, waitBlocks: 1 }, true)
+    expect(single).toBe(70_000_000n)
+  })
+
+  test('behavior: a block’s first piece (no user transaction yet) after a full piece still outbids: the last piece’s demand + 1', () => {
+    const opening = pending({ piece: 1, gasUsed: '45000', newest: [], recentDemands: ['50000000', '60000000'] })
+    expect(piecesCrowded(opening)).toBe(true)
+    const out = pieceLevels(sealed(burstTips), opening, 1_000_000n)
+    expect(out.low.maxPriorityFeePerGas).toBe(60_000_001n)
+    // after a piece with room, it is room
+    const calm = pending({ piece: 1, gasUsed: '45000', newest: [], recentDemands: ['50000000', '0'] })
+    expect(piecesCrowded(calm)).toBe(false)
+    expect(pieceLevels(sealed(burstTips), calm, 1_000_000n).high.maxPriorityFeePerGas).toBe(1_000_000n)
   })
 
   test('behavior: a chain where tips buy nothing keeps its tips; only the waits are in pieces', () => {
