@@ -75,6 +75,7 @@ export function AccuracyPanel({ chainId }: { chainId: number }) {
                 )
               })}
             </ul>
+            {report.pieces?.judgedPieces ? <PieceAccuracy pieces={report.pieces} /> : null}
             <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
               Each block&apos;s suggestion judged on the blocks after it, in blocks {report.window.oldestBlock}–{report.window.headBlock} (
               {report.judge.name} judge: {report.judge.description})
@@ -90,5 +91,29 @@ export function AccuracyPanel({ chainId }: { chainId: number }) {
         )}
       </div>
     </section>
+  )
+}
+
+/** On a flashblocks chain: the same judged per piece, over the pieces the service followed. */
+function PieceAccuracy({ pieces }: { pieces: NonNullable<AccuracyReportBody['pieces']> }) {
+  const piecesText = (n: number) => `${n} ${n === 1 ? 'piece' : 'pieces'}`
+  return (
+    <div className="mt-3 border-t border-slate-200 pt-3 dark:border-slate-800" data-testid="accuracy-pieces">
+      <p className="text-sm font-semibold">Per piece ({pieces.cadenceMs} ms each)</p>
+      <ul className="mt-1 space-y-1 text-sm">
+        {LEVELS.map((level) => {
+          const a = pieces.levels[level]
+          if (a.includedWithinPromise === null) return null
+          return (
+            <li key={level} data-testid={`accuracy-pieces-${level}`} data-trials={a.trials} data-value={a.includedWithinPromise}>
+              <span className="font-semibold capitalize">{level}</span> got in within {piecesText(a.promisedPieces)} in{' '}
+              <span className="font-semibold tabular-nums">{formatShare(a.includedWithinPromise)}</span> of the last{' '}
+              <span className="tabular-nums">{a.trials}</span> pieces
+              <span className="text-slate-600 dark:text-slate-400"> · aims for {formatShare(a.targetInclusion)}</span>
+            </li>
+          )
+        })}
+      </ul>
+    </div>
   )
 }

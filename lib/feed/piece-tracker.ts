@@ -15,6 +15,11 @@ const PROBE_READS_PER_INTERVAL = 40
 const PROBE_INTERVALS = 3
 /** How long a verdict stands before the chain is probed again (its cadence measured again), ms. */
 const REPROBE_MS = 10 * 60_000
+/** A probe that got fewer reads than this share of those planned (a busy machine or node) tells nothing: tried again soon. */
+const MIN_PROBE_READ_SHARE = 0.5
+/** How soon an inconclusive probe is tried again, in probes' lengths; after MAX_RETRIES in a row, after REPROBE_MS. */
+const RETRY_PROBES = 2
+const MAX_RETRIES = 3
 /** Pieces come in steps with plateaus between: the median step is at least this many probe spacings. */
 const MIN_STEP_SPACINGS = 2.5
 /** A block in pieces grows over at least half its interval, and shows at least this many states. */
@@ -54,7 +59,7 @@ type BlockSeen = {
   readAt: number
 }
 
-type Probe = { until: number; spacingMs: number; blocks: Map<number, number[]> }
+type Probe = { until: number; spacingMs: number; blocks: Map<number, number[]>; reads: number }
 
 /** The median of numbers (the upper one of an even count). */
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
@@ -73,6 +78,7 @@ export class PieceTracker {
   private mode: 'unknown' | 'probing' | 'flashblocks' | 'none' = 'unknown'
   private probeAfter = 0
   private probe?: Probe
+  private retries = 0
   private cadenceMs = 0
   private pieces = 0
   private phaseMs = 0
@@ -152,7 +158,7 @@ export class PieceTracker {
     if (!sealed || sealed.blockIntervalMs > MAX_PROBED_INTERVAL_MS || now < this.probeAfter) return undefined
     this.mode = 'probing'
     const spacingMs = Math.max(10, sealed.blockIntervalMs / PROBE_READS_PER_INTERVAL)
-    this.probe = { until: now + PROBE_INTERVALS * sealed.blockIntervalMs, spacingMs, blocks: new Map() }
+    this.probe = { until: now + PROBE_INTERVALS * sealed.blockIntervalMs, spacingMs, blocks: new Map(), reads: 0 }
     this.block = undefined
     return now
   }
@@ -167,6 +173,7 @@ export class PieceTracker {
     this.timer = undefined
     if (!this.parts.warm()) return
     this.reading = true
+    if (this.probe) this.probe.reads++
     try {
       this.take(await this.parts.read())
     } catch {
@@ -286,7 +293,8 @@ export class PieceTracker {
   /**
    * The probe's verdict: pieces when at least MIN_PIECED_BLOCKS blocks grew in steps (MIN_STATES_PER_BLOCK states
    * over at least half the interval, the median step MIN_STEP_SPACINGS probe spacings or more: a pool filling as
-   * transactions arrive grows at nearly every read, or all at once after a block).
+   * transactions arrive grows at nearly every read, or all at once after a block). A probe whose reads came too
+   * sparse decides nothing: the chain is probed again after RETRY_PROBES probes' lengths, not REPROBE_MS.
    */
   private conclude(probe: Probe): void {
     const interval = this.parts.sealed()?.blockIntervalMs ?? 0
@@ -299,6 +307,11 @@ export class PieceTracker {
       pieced++
       gaps.push(...steps)
     }
+    // reads too sparse to see the steps (each as slow as a piece or more) can neither find pieces nor measure them
+    const sparse = probe.reads < MIN_PROBE_READ_SHARE * PROBE_READS_PER_INTERVAL * PROBE_INTERVALS
+    this.retries = sparse ? this.retries + 1 : 0
+    if (sparse && this.retries <= MAX_RETRIES) return this.settle('none', RETRY_PROBES * PROBE_INTERVALS * interval)
+    if (sparse) this.retries = 0
     if (pieced < MIN_PIECED_BLOCKS || interval <= 0) return this.settle('none')
     // the cadence is the steps' middle half: a late read lengthens one step and shortens the next, a missed piece
     // doubles one, and a block whose first piece is seen late loses part of its spread, none of which moves it
@@ -309,12 +322,12 @@ export class PieceTracker {
     if (this.block) this.changed(this.block.number, this.block.lastChangeAt)
   }
 
-  private settle(mode: 'none' | 'flashblocks'): void {
+  private settle(mode: 'none' | 'flashblocks', standsMs = REPROBE_MS): void {
     this.mode = mode
     this.probe = undefined
     this.flatBlocks = 0
     this.latestReads = 0
-    this.probeAfter = this.now() + REPROBE_MS
+    this.probeAfter = this.now() + standsMs
     if (mode === 'none') [this.currentView, this.history.length] = [undefined, 0]
   }
 }

@@ -30,6 +30,13 @@ test.describe('a flashblocks chain (130: 1-s blocks in 5 pieces)', () => {
       .screenshot({ path: `${SHOTS}/flashblocks-130.png` })
     await burst(false)
     await expect(note).toHaveAttribute('data-full', 'false', { timeout: 15_000 })
+    // the accuracy panel judges per piece too, as the API does
+    await page.reload()
+    const high = page.getByTestId('accuracy-pieces-high')
+    await expect(high).toBeVisible({ timeout: 30_000 })
+    const report = await apiGet<{ pieces: { levels: { high: { promisedPieces: number } } } }>('/networks/130/accuracy')
+    await expect(high).toContainText(`within ${report.body.pieces.levels.high.promisedPieces} pieces`)
+    expect(Number(await high.getAttribute('data-trials'))).toBeGreaterThan(0)
   })
 
   test('an anvil devnet with traffic (31337) is not taken for a flashblocks chain', async ({ page }) => {

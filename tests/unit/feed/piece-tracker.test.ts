@@ -33,7 +33,7 @@ const poolBurst: Node['pendingAt'] = (t) => read(head(t) + 1, Math.min(15, Math.
 const latestOnly: Node['pendingAt'] = (t) => read(head(t), 5, t)
 
 /** ms after each block's start that the node stalls reads for (sealing), 0: none. */
-function track(pendingAt: Node['pendingAt'], stallMs = 0) {
+function track(pendingAt: Node['pendingAt'], stallMs = 0, slow?: { untilMs: number; readMs: number }) {
   const node = { reads: 0 }
   const pieces: number[] = []
   const tracker = new PieceTracker({
@@ -41,6 +41,7 @@ function track(pendingAt: Node['pendingAt'], stallMs = 0) {
       node.reads++
       const into = (Date.now() - T0) % BLOCK_MS
       if (into < stallMs) await new Promise((r) => setTimeout(r, stallMs - into))
+      if (slow && Date.now() < T0 + slow.untilMs) await new Promise((r) => setTimeout(r, slow.readMs))
       return pendingAt(Date.now())
     },
     sealed: () => ({ headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS }),
@@ -134,5 +135,22 @@ describe('PieceTracker', () => {
     expect(view.recentDemands).toHaveLength(20)
     expect(view.recentDemands!.at(-1)).toBe(String(1_000_000 + 3 * (view.piece - 1)))
     for (const d of view.recentDemands!) expect((BigInt(d) - 1_000_000n) % 3n).toBe(0n)
+  })
+
+  test('behavior: a probe whose reads came too slow to see the pieces decides nothing; the next, soon after, measures them', async () => {
+    // for the first 8 s every read takes 700 ms (a busy machine): three reads a block, which would read as 3 pieces
+    const { tracker } = track(pieced(200), 0, { untilMs: 8_000, readMs: 700 })
+    await vi.advanceTimersByTimeAsync(8_000)
+    expect(tracker.flashblocks).toBe(false)
+    // tried again two probes' lengths (12 s) later, with reads as fast as the node answers; the feed wakes the
+    // tracker on each new window (every block)
+    for (let t = 0; t < 14_000; t += BLOCK_MS) {
+      await vi.advanceTimersByTimeAsync(BLOCK_MS)
+      tracker.wake()
+    }
+    await vi.advanceTimersByTimeAsync(7_000)
+    expect(tracker.flashblocks).toBe(true)
+    const window = { headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS } as Parameters<typeof tracker.overlay>[0]
+    expect(tracker.overlay(window).pending).toMatchObject({ pieces: 10, cadenceMs: 200 })
   })
 })
