@@ -58,4 +58,3 @@ export function preambleOf(chainId: number, maxSeconds: number): Uint8Array {
   }
   return bytes
 }
-

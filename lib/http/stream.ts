@@ -243,14 +243,16 @@ export function streamGET(request: Request, context: RouteContext): Promise<Resp
 }
 
 /**
- * The state a new stream starts with: the hub's `fees` event while the window it came from is fresh (a burst
- * of opens reads and builds nothing), else the current state, the hub's event reused when it is the same.
+ * The state a new stream starts with: the hub's `fees` event while the window it came from is fresh and no new
+ * one was announced (the feed calls back on each: the hub's look is then under way), so a burst of opens reads
+ * and builds nothing; else the current state, the hub's event reused when it is the same.
  * @throws a client error (a chain that cannot have a fee market is a 400): answered instead of a stream
  */
 async function firstState(chainId: number): Promise<State | undefined> {
   const hub = hubs.get(chainId)
   const known = hub?.last
-  if (hub && !hub.stopped && known?.kind === 'fees' && hub.freshUntil !== undefined && Date.now() < hub.freshUntil) return known
+  const fresh = hub && !hub.stopped && !hub.ticking && hub.freshUntil !== undefined && Date.now() < hub.freshUntil
+  if (fresh && known?.kind === 'fees') return known
   const first = await currentState(chainId, known)
   if (first.error !== undefined && errorStatus(first.error) < 500) throw first.error
   return first.state ?? (known && keyOf(known) === first.key ? known : undefined)
