@@ -101,7 +101,10 @@ function configError(error: z.ZodError): ConfigError {
   return new ConfigError(`Invalid configuration in ${[...new Set(where)].join(', ')}${details.length ? `: ${details.join('; ')}` : ''}`)
 }
 
-const edgeMemo = processSingleton('edge-env', () => ({ current: undefined as { key: string; env: EdgeEnv } | undefined }))
+const edgeMemo = processSingleton('edge-env', () => ({ current: undefined as { source: EnvSource; env: EdgeEnv } | undefined }))
+
+/** Whether two sources hold the same values (compared as they are: a JSON key of API_KEYS cost each request a copy of it). */
+const sameSource = (a: EnvSource, b: EnvSource) => Object.keys(a).every((k) => a[k] === b[k])
 
 /**
  * The middleware's settings, validated like the server's; static `process.env.X` references, because edge
@@ -119,11 +122,10 @@ export function getEdgeEnv(): EdgeEnv {
     TRUST_PROXY: process.env.TRUST_PROXY,
     AUTH_FAILURE_LIMIT: process.env.AUTH_FAILURE_LIMIT,
   }
-  const key = JSON.stringify(source)
-  if (edgeMemo.current?.key === key) return edgeMemo.current.env
+  if (edgeMemo.current && sameSource(edgeMemo.current.source, source)) return edgeMemo.current.env
   const result = EdgeEnvSchema.superRefine(checkKeyOverlap).safeParse(edgeInput(source))
   if (!result.success) throw configError(result.error)
-  edgeMemo.current = { key, env: result.data }
+  edgeMemo.current = { source, env: result.data }
   return result.data
 }
 

@@ -9,7 +9,8 @@ import { processSingleton } from '../runtime/process-singleton'
 import { errorStatus } from './error-answers'
 import { multiChainHandler } from './multi-chain'
 import { withChainId } from './sse-events'
-import { currentState, deliver, hubOf, SSE_HEADERS, stop, type Drive, type State, type Subscriber } from './stream'
+import { deliver, hubOf, SSE_HEADERS, stop, type Drive, type Subscriber } from './stream'
+import { currentState, type State } from './stream-state'
 
 /**
  * GET /v1/stream?chainIds=…: one Server-Sent Events connection for several chains. Each chain's events are its

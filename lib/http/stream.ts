@@ -6,11 +6,12 @@ import { isKeyless } from '../auth/identity'
 import { takeStreamSlots } from '../ratelimit/stream-slots'
 import { processSingleton } from '../runtime/process-singleton'
 import { getServerEnv } from '../env'
-import { getFeeReport, getFeeReportsBefore, watchChain } from '../fees'
+import { getFeeReportsBefore, watchChain } from '../fees'
 import { count } from '../metrics/registry'
 import { parseChainId } from './chain-id'
-import { errorStatus, toErrorResponse } from './error-answers'
-import { errorEvent, feesEvent } from './sse-events'
+import { errorStatus } from './error-answers'
+import { feesEvent } from './sse-events'
+import { concat, currentState, keyOf, preambleOf, type State } from './stream-state'
 import { guarded, type RouteContext } from './guard'
 
 /** GET /networks/{chainId}/stream: Server-Sent Events, one `fees` event per new window. */
@@ -55,14 +56,6 @@ type Hub = {
   stopWatching: () => void
 }
 
-/** What a stream says about a chain: a window (its block and staleness), or a failure; with the event's bytes. */
-export type State =
-  { kind: 'fees'; block: number; piece?: string; stale: boolean; bytes: Uint8Array } | { kind: 'error'; bytes: Uint8Array }
-
-/** A short name of a state: a change of it (a block, a flashblocks piece, staleness) is what is pushed. Every failure of a streak is one state. */
-const keyOf = (s: Pick<State, 'kind'> & { block?: number; piece?: string; stale?: boolean }) =>
-  s.kind === 'error' ? 'error' : `fees:${s.block}:${s.piece ?? ''}:${s.stale}`
-
 const hubs = processSingleton('stream-hubs', () => new Map<number, Hub>())
 
 /** Open streams per chain on this instance (for /metrics). */
@@ -70,36 +63,14 @@ export function openStreams(): { chainId: number; streams: number }[] {
   return [...hubs.values()].map((h) => ({ chainId: h.chainId, streams: h.subscribers.size }))
 }
 
-/** The chain's current state, its event built only when its key differs from the hub's last (`error`: the failure). */
-export async function currentState(
-  chainId: number,
-  known: State | undefined,
-): Promise<{ state?: State; key: string; intervalMs?: number; freshUntil?: number; error?: unknown }> {
-  try {
-    // the hub's looks are not requests: they stay out of the cache-lookup counter
-    const { bodies, meta, blobFees } = await getFeeReport(chainId, { countLookup: false })
-    const piece = meta.pending && `${meta.pending.blockNumber}.${meta.pending.piece}`
-    const key = keyOf({ kind: 'fees', block: meta.blockNumber, piece, stale: meta.stale })
-    const timing = { intervalMs: meta.blockIntervalMs, freshUntil: meta.freshUntil }
-    if (known && key === keyOf(known)) return { key, ...timing }
-    const bytes = encoder.encode(feesEvent(meta.blockNumber, meta.stale, bodies, blobFees, meta.pending))
-    return { key, ...timing, state: { kind: 'fees', block: meta.blockNumber, piece, stale: meta.stale, bytes } }
-  } catch (err) {
-    if (known?.kind === 'error') return { key: 'error', error: err }
-    // toErrorResponse logs upstream errors: once per failure streak, not once per look
-    const body = await toErrorResponse(err).text()
-    return { key: 'error', state: { kind: 'error', bytes: encoder.encode(errorEvent(body)) }, error: err }
-  }
-}
-
 /**
  * Sends a state to a subscriber unless it already has it: one `error` per failure streak; a `fees` event never
  * for an older block than one it was sent, and for the same block only when its staleness changed or an error came between.
  */
-export function deliver(hub: { chainId: number }, sub: Subscriber, state: State): void {
+export function deliver(hub: { chainId: number }, sub: Subscriber, state: State, before?: Uint8Array): void {
   if (state.kind === 'error') {
     if (sub.inError) return
-    if (send(sub, sub.encode?.(state) ?? state.bytes)) {
+    if (send(sub, sub.encode?.(state) ?? state.bytes, before)) {
       sub.inError = true
       count('gas_api_stream_events_total', { chain: hub.chainId, event: 'error' })
     }
@@ -108,18 +79,18 @@ export function deliver(hub: { chainId: number }, sub: Subscriber, state: State)
   const prev = sub.sentFees
   const same = state.block === prev?.block && state.stale === prev.stale && state.piece === prev.piece
   if (prev && (state.block < prev.block || (same && !sub.inError))) return
-  if (send(sub, sub.encode?.(state) ?? state.bytes)) {
+  if (send(sub, sub.encode?.(state) ?? state.bytes, before)) {
     sub.sentFees = { block: state.block, piece: state.piece, stale: state.stale }
     sub.inError = false
     count('gas_api_stream_events_total', { chain: hub.chainId, event: 'fees' })
   }
 }
 
-/** Queues bytes to a subscriber; drops it when more than STREAM_BUFFER_BYTES would be waiting. */
-function send(sub: Subscriber, bytes: Uint8Array): boolean {
+/** Queues bytes (after `before`, in one chunk) to a subscriber; drops it when more than STREAM_BUFFER_BYTES would be waiting. */
+function send(sub: Subscriber, bytes: Uint8Array, before?: Uint8Array): boolean {
   if (sub.closed) return false
   try {
-    sub.controller.enqueue(bytes)
+    sub.controller.enqueue(before ? concat(before, bytes) : bytes)
   } catch {
     sub.close('client')
     return false
@@ -263,19 +234,28 @@ export function streamGET(request: Request, context: RouteContext): Promise<Resp
     // the caller's own slots, the keyless tier's total and this instance's (429 or 503 when one is full)
     const release = await takeStreamSlots(key, isKeyless(key))
     try {
-      // the current state before the stream opens: a client error (a chain that cannot have a fee
-      // market is a 400) is answered instead of a stream; upstream failures are sent on it. The event the
-      // chain's hub already built for that state is sent as it is (a burst of opens builds it once)
-      const known = hubs.get(chainId)?.last
-      const first = await currentState(chainId, known)
-      if (first.error !== undefined && errorStatus(first.error) < 500) throw first.error
-      const state = first.state ?? (known && keyOf(known) === first.key ? known : undefined)
-      return openStream(request, chainId, key, state, env, release)
+      return openStream(request, chainId, key, await firstState(chainId), env, release)
     } catch (err) {
       release()
       throw err
     }
   })
+}
+
+/**
+ * The state a new stream starts with: the hub's `fees` event while the window it came from is fresh and no new
+ * one was announced (the feed calls back on each: the hub's look is then under way), so a burst of opens reads
+ * and builds nothing; else the current state, the hub's event reused when it is the same.
+ * @throws a client error (a chain that cannot have a fee market is a 400): answered instead of a stream
+ */
+async function firstState(chainId: number): Promise<State | undefined> {
+  const hub = hubs.get(chainId)
+  const known = hub?.last
+  const fresh = hub && !hub.stopped && !hub.ticking && hub.freshUntil !== undefined && Date.now() < hub.freshUntil
+  if (fresh && known?.kind === 'fees') return known
+  const first = await currentState(chainId, known)
+  if (first.error !== undefined && errorStatus(first.error) < 500) throw first.error
+  return first.state ?? (known && keyOf(known) === first.key ? known : undefined)
 }
 
 function openStream(
@@ -315,12 +295,11 @@ function openStream(
           },
         }
         sub = s
-        // how soon an EventSource reconnects after the stream ends (STREAM_MAX_SECONDS) or breaks, ms
-        controller.enqueue(
-          encoder.encode(`retry: 1000\n: stream of chain ${chainId}; it ends after ${env.STREAM_MAX_SECONDS} s, reconnect then\n\n`),
-        )
         hub.subscribers.add(s)
-        if (first) deliver(hub, s, first)
+        // the opening lines and the first event go out as one chunk
+        const preamble = preambleOf(chainId, env.STREAM_MAX_SECONDS)
+        if (first) deliver(hub, s, first, preamble)
+        else controller.enqueue(preamble)
         // a client that left while the first state was read: its abort has fired already
         if (request.signal.aborted) s.close('client')
         else request.signal.addEventListener('abort', () => s.close('client'), { once: true })

@@ -38,7 +38,8 @@ const REDACT_PATHS = [
 
 /**
  * A pino logger writing one JSON object per line to `destination` (stdout by default), as the service always
- * has: `level` as its name ("info", not 30), no pid or hostname, an ISO time, `msg` last.
+ * has: `level` as its name ("info", not 30), no pid or hostname, an ISO time, `msg` last. Stdout's lines go
+ * out in batches (batched below).
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
@@ -49,8 +50,33 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     },
-    destination ?? pino.destination({ dest: 1, sync: true }),
+    destination ?? batched(pino.destination({ dest: 1, sync: true })),
   )
+}
+
+/** Most characters a batch gathers before it is written at once. */
+const MAX_BATCH = 64 * 1024
+
+/**
+ * A destination that gathers the lines logged in one turn of the event loop and writes them to `out` together, in
+ * order (a burst of requests pays one write, not one per line); what is gathered is written when the process exits.
+ */
+export function batched(out: pino.DestinationStream): pino.DestinationStream {
+  let lines = ''
+  const flush = () => {
+    if (lines === '') return
+    const chunk = lines
+    lines = ''
+    out.write(chunk)
+  }
+  process.on('exit', flush)
+  return {
+    write(line: string) {
+      if (lines === '') setImmediate(flush)
+      lines += line
+      if (lines.length >= MAX_BATCH) flush()
+    },
+  }
 }
 
 const state = processSingleton('logger', () => ({ logger: undefined as Logger | undefined }))

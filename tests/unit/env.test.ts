@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { ConfigError, getServerEnv } from '@/lib/env'
+import { ConfigError, getEdgeEnv, getServerEnv } from '@/lib/env'
 
 describe('getServerEnv', () => {
   test('default: defaults when nothing is set', () => {
@@ -165,5 +165,26 @@ describe('access settings (PUBLIC_API_KEYS, PUBLIC_ACCESS, PUBLIC_RATE_LIMIT, CO
   ])('error: %o is refused, naming the variable, never a key', (source, names) => {
     expect(() => getServerEnv(source)).toThrow(names)
     expect(() => getServerEnv(source)).not.toThrow(new RegExp(KEY))
+  })
+})
+
+describe('getEdgeEnv', () => {
+  test("behavior: remembered while process.env's values stay, read again when one changes", () => {
+    const saved = { API_KEYS: process.env.API_KEYS, AUTH_FAILURE_LIMIT: process.env.AUTH_FAILURE_LIMIT }
+    try {
+      process.env.API_KEYS = 'a:a-secret-0123456789abcdef'
+      process.env.AUTH_FAILURE_LIMIT = '7'
+      const first = getEdgeEnv()
+      expect(getEdgeEnv()).toBe(first)
+      process.env.AUTH_FAILURE_LIMIT = '9'
+      expect(getEdgeEnv().AUTH_FAILURE_LIMIT).toBe(9)
+      process.env.API_KEYS = 'b:b-secret-0123456789abcdef'
+      expect(getEdgeEnv().API_KEYS).toBe('b:b-secret-0123456789abcdef')
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+      }
+    }
   })
 })

@@ -184,6 +184,27 @@ describe('the stream hub', () => {
     expect(openStreams()).toEqual([])
   })
 
+  test("behavior: while the hub's window is fresh and no new one was announced, an open gets the hub's event without a read", async () => {
+    state.freshUntil = Date.now() + 5_000
+    const a = await connect()
+    await advance(600)
+    state.looks = []
+    const b = await connect({ key: 'fast' })
+    await advance(10)
+    expect(state.looks).toEqual([])
+    expect(b.events.map((e) => [e.event, e.id, e.data])).toEqual(a.events.map((e) => [e.event, e.id, e.data]))
+    // a new window announced: the open reads it (the hub's look is under way), and starts at the new block
+    state.block = 101
+    state.gate = new Promise(() => {})
+    fired()
+    state.gate = undefined
+    const c = await connect({ key: 'slow' })
+    await advance(10)
+    expect(c.events.map((e) => [e.event, e.id])).toEqual([['fees', '101']])
+    for (const x of [a, b, c]) x.abort()
+    await advance(1_000)
+  })
+
   test("behavior: the hub looks at the chain the moment the window's next read is due, not up to a period later", async () => {
     // a 12-s chain: the hub's period is 1 s; the feed says the window's next read is due in 300 ms
     state.intervalMs = 12_000

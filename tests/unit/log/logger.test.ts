@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import { expect, test } from 'vitest'
-import { createLogger, prettyDestination } from '@/lib/log/logger'
+import { batched, createLogger, prettyDestination } from '@/lib/log/logger'
 import { getLogFormat, getLogLevel, getServerEnv } from '@/lib/env'
 
 /** A logger writing into an array, one parsed line per entry. */
@@ -85,4 +85,23 @@ test('behavior: LOG_FORMAT=pretty writes human-readable lines, censored like the
   expect(getLogFormat({ LOG_FORMAT: 'pretty' })).toBe('pretty')
   expect(getLogFormat({})).toBe('json')
   expect(() => getServerEnv({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/)
+})
+
+test("behavior: stdout's batches: the lines of one turn of the event loop are one write, in order, written before the next turn ends", async () => {
+  const writes: string[] = []
+  const log = createLogger('info', batched({ write: (chunk: string) => void writes.push(chunk) }))
+  log.info({ n: 1 }, 'request')
+  log.info({ n: 2 }, 'request')
+  expect(writes).toEqual([])
+  await new Promise((r) => setImmediate(r))
+  expect(writes).toHaveLength(1)
+  const lines = writes[0]!
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { n: number })
+  expect(lines.map((l) => l.n)).toEqual([1, 2])
+  log.info({ n: 3 }, 'request')
+  await new Promise((r) => setImmediate(r))
+  expect(writes).toHaveLength(2)
+  expect(writes[1]).toContain('"n":3')
 })
