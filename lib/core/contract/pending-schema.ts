@@ -10,9 +10,10 @@ export const PendingPiecesSchema = z
     piece: z.number().int().nonnegative().meta({ description: 'The piece it has reached (0: the system transactions only).' }),
     pieces: z.number().int().positive().meta({ description: 'Pieces per block, from the measured cadence.' }),
     cadenceMs: z.number().positive().meta({ description: 'The measured time from one piece to the next, milliseconds.' }),
-    full: z
-      .boolean()
-      .meta({ description: 'Whether the pieces being built are full (cumulative gas near piece × floor(gasLimit / pieces)).' }),
+    full: z.boolean().meta({
+      description:
+        "Whether a newcomer must outbid: the pieces being built are full (cumulative gas near piece × floor(gasLimit / pieces)), or a block's first piece follows a full one.",
+    }),
   })
   .meta({ description: 'Only on flashblocks chains: the pending pieces the answer follows.' })
 
