@@ -52,6 +52,9 @@ type Hub = {
   intervalMs: number
   /** Until when the last window is fresh: its next read is due then, and the clock looks at that moment. */
   freshUntil?: number
+  /** New windows (or failures) the feed announced, and how many of them a finished look has taken in. */
+  announced: number
+  seen: number
   stopped: boolean
   stopWatching: () => void
 }
@@ -115,6 +118,7 @@ function nextLookIn(periodMs: number, freshUntil: number | undefined, now: numbe
 async function tick(hub: Hub): Promise<void> {
   const driver = [...hub.subscribers].at(-1)
   if (!driver || hub.stopped) return
+  const taken = hub.announced
   const result = await driver.drive(() => currentState(hub.chainId, hub.last))
   if (result.intervalMs !== undefined) hub.intervalMs = result.intervalMs
   if (result.freshUntil !== undefined && result.freshUntil !== hub.freshUntil) {
@@ -128,6 +132,7 @@ async function tick(hub: Hub): Promise<void> {
   if (result.state) hub.last = result.state
   const last = hub.last
   if (!last || keyOf(last) !== result.key) return
+  hub.seen = taken
   if (last.kind === 'fees' && hub.pushedBlock !== undefined && last.block > hub.pushedBlock + 1) {
     // blocks between the last pushed and this one (the feed took two windows between looks, or a read
     // found two new blocks): each is pushed, oldest first, from the window cut at it
@@ -206,9 +211,14 @@ export function hubOf(chainId: number): Hub {
       subscribers: new Set(),
       lastBeat: Date.now(),
       intervalMs: 2_000,
+      announced: 0,
+      seen: -1,
       stopped: false,
       // while subscribed, the chain's feed is warm: it reads on the chain's blocks and calls back on each new window or failure
-      stopWatching: watchChain(chainId, () => schedule(created)),
+      stopWatching: watchChain(chainId, () => {
+        created.announced++
+        schedule(created)
+      }),
     }
     hubs.set(chainId, (hub = created))
     arm(hub)
@@ -243,15 +253,16 @@ export function streamGET(request: Request, context: RouteContext): Promise<Resp
 }
 
 /**
- * The state a new stream starts with: the hub's `fees` event while the window it came from is fresh and no new
- * one was announced (the feed calls back on each: the hub's look is then under way), so a burst of opens reads
- * and builds nothing; else the current state, the hub's event reused when it is the same.
+ * The state a new stream starts with: the hub's `fees` event while the window it came from is fresh and every new
+ * one the feed announced has been taken in by a finished look (the clock's own looks, every quarter block, do not
+ * count), so a burst of opens reads and builds nothing; else the current state, the hub's event reused when it is
+ * the same.
  * @throws a client error (a chain that cannot have a fee market is a 400): answered instead of a stream
  */
 async function firstState(chainId: number): Promise<State | undefined> {
   const hub = hubs.get(chainId)
   const known = hub?.last
-  const fresh = hub && !hub.stopped && !hub.ticking && hub.freshUntil !== undefined && Date.now() < hub.freshUntil
+  const fresh = hub && !hub.stopped && hub.seen === hub.announced && hub.freshUntil !== undefined && Date.now() < hub.freshUntil
   if (fresh && known?.kind === 'fees') return known
   const first = await currentState(chainId, known)
   if (first.error !== undefined && errorStatus(first.error) < 500) throw first.error

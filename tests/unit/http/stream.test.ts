@@ -205,6 +205,30 @@ describe('the stream hub', () => {
     await advance(1_000)
   })
 
+  test("behavior: while the hub's clock looks at the chain (no new window announced), an open still gets the hub's event without a read", async () => {
+    state.freshUntil = Date.now() + 5_000
+    const a = await connect()
+    // the clock's first look (a quarter of a 2-s block until a look says otherwise) finishes
+    await advance(600)
+    // the clock's next look hangs in the feed (a slow cache read, or a busy event loop)
+    let release = () => {}
+    state.gate = new Promise<void>((r) => (release = r))
+    state.looks = []
+    await advance(600)
+    const looked = state.looks.length
+    expect(looked).toBeGreaterThan(0)
+    const opening = connect({ key: 'fast' })
+    await advance(10)
+    expect(state.looks).toHaveLength(looked)
+    const b = await opening
+    await advance(10)
+    expect(b.events.map((e) => [e.event, e.id, e.data])).toEqual(a.events.map((e) => [e.event, e.id, e.data]))
+    release()
+    state.gate = undefined
+    for (const x of [a, b]) x.abort()
+    await advance(1_000)
+  })
+
   test("behavior: the hub looks at the chain the moment the window's next read is due, not up to a period later", async () => {
     // a 12-s chain: the hub's period is 1 s; the feed says the window's next read is due in 300 ms
     state.intervalMs = 12_000
