@@ -103,6 +103,13 @@ function configError(error: z.ZodError): ConfigError {
 
 const edgeMemo = processSingleton('edge-env', () => ({ current: undefined as { source: EnvSource; env: EdgeEnv } | undefined }))
 
+/**
+ * Whether the settings stay as first read: in a built server (Next inlines NODE_ENV at build), nothing changes
+ * process.env while it runs, and reading it costs each request microseconds per variable; tests and `next dev` read
+ * it on every call.
+ */
+const settled = () => process.env.NODE_ENV === 'production'
+
 /** Whether two sources hold the same values (compared as they are: a JSON key of API_KEYS cost each request a copy of it). */
 const sameSource = (a: EnvSource, b: EnvSource) => Object.keys(a).every((k) => a[k] === b[k])
 
@@ -112,6 +119,7 @@ const sameSource = (a: EnvSource, b: EnvSource) => Object.keys(a).every((k) => a
  * @throws ConfigError
  */
 export function getEdgeEnv(): EdgeEnv {
+  if (edgeMemo.current && settled()) return edgeMemo.current.env
   const source: EnvSource = {
     API_KEYS: process.env.API_KEYS,
     PUBLIC_API_KEYS: process.env.PUBLIC_API_KEYS,
@@ -134,10 +142,14 @@ export function getEdgeEnv(): EdgeEnv {
  * identity check (lib/auth/identity.ts); static references, as getEdgeEnv. A malformed value names no caller.
  */
 export function getIdentitySetting(): { apiKeys: string; publicApiKeys: string; publicAccess: boolean } {
+  if (identityMemo.current && settled()) return identityMemo.current
   const flag = process.env.PUBLIC_ACCESS
-  return {
+  return (identityMemo.current = {
     apiKeys: process.env.API_KEYS ?? '',
     publicApiKeys: process.env.PUBLIC_API_KEYS ?? '',
     publicAccess: flag === 'true' || flag === '1',
-  }
+  })
 }
+const identityMemo = processSingleton('identity-setting', () => ({
+  current: undefined as ReturnType<typeof getIdentitySetting> | undefined,
+}))

@@ -21,8 +21,17 @@ const feeds = processSingleton('chain-feeds', () => new Map<string, ChainFeed>()
  * which hold provider keys).
  */
 export function sourceScope(chain: Pick<ChainConfig, 'rpcUrls'>): string {
-  return createHash('sha256').update(chain.rpcUrls.join('\n')).digest('hex').slice(0, 16)
+  const urls = chain.rpcUrls.join('\n')
+  let scope = scopes.get(urls)
+  if (scope === undefined) {
+    scope = createHash('sha256').update(urls).digest('hex').slice(0, 16)
+    if (scopes.size >= 1_000) scopes.clear()
+    scopes.set(urls, scope)
+  }
+  return scope
 }
+/** Each configuration's digest, made once (every answer and stream open asks for its chain's feed). */
+const scopes = processSingleton('source-scopes', () => new Map<string, string>())
 
 /** Runs a read behind the answer. */
 function behind(task: Promise<unknown>): void {

@@ -1,7 +1,7 @@
 import 'server-only'
 import { getServerEnv } from '../env'
 import { count, observeSeconds } from '../metrics/registry'
-import { logger } from '../log/logger'
+import { logRequest } from '../log/logger'
 
 /**
  * Counts and times an answer for /metrics and, unless REQUEST_LOG=false, logs it as one JSON line: route,
@@ -18,19 +18,16 @@ export function observe(route: string, request: Request, started: number, res: R
     // a configuration error is answered and logged elsewhere
   }
   if (log) {
-    logger().info(
-      {
-        method: request.method,
-        route,
-        chainId: chainId && chainId.length <= 20 ? chainId : chainId ? `${chainId.slice(0, 20)}…` : undefined,
-        status: res.status,
-        ms: Math.round(seconds * 10_000) / 10,
-        key,
-        block: res.headers.get('x-block-number') ?? undefined,
-        stale: res.headers.get('x-data-stale') === 'true' || undefined,
-      },
-      'request',
-    )
+    logRequest({
+      method: request.method,
+      route,
+      chainId: chainId && chainId.length <= 20 ? chainId : chainId ? `${chainId.slice(0, 20)}…` : undefined,
+      status: res.status,
+      ms: Math.round(seconds * 10_000) / 10,
+      key,
+      block: res.headers.get('x-block-number') ?? undefined,
+      stale: res.headers.get('x-data-stale') === 'true' || undefined,
+    })
   }
   return res
 }

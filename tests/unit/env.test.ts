@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { ConfigError, getEdgeEnv, getServerEnv } from '@/lib/env'
+import { ConfigError, getEdgeEnv, getIdentitySetting, getServerEnv } from '@/lib/env'
 
 describe('getServerEnv', () => {
   test('default: defaults when nothing is set', () => {
@@ -180,6 +180,27 @@ describe('getEdgeEnv', () => {
       expect(getEdgeEnv().AUTH_FAILURE_LIMIT).toBe(9)
       process.env.API_KEYS = 'b:b-secret-0123456789abcdef'
       expect(getEdgeEnv().API_KEYS).toBe('b:b-secret-0123456789abcdef')
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+      }
+    }
+  })
+
+  test('behavior: in a built server (NODE_ENV=production) the settings are read once; elsewhere on every call', () => {
+    const saved = { API_KEYS: process.env.API_KEYS, NODE_ENV: process.env.NODE_ENV }
+    try {
+      process.env.API_KEYS = 'a:a-secret-0123456789abcdef'
+      expect(getEdgeEnv().API_KEYS).toBe('a:a-secret-0123456789abcdef')
+      expect(getIdentitySetting().apiKeys).toBe('a:a-secret-0123456789abcdef')
+      ;(process.env as Record<string, string>).NODE_ENV = 'production'
+      process.env.API_KEYS = 'b:b-secret-0123456789abcdef'
+      expect(getEdgeEnv().API_KEYS).toBe('a:a-secret-0123456789abcdef')
+      expect(getIdentitySetting().apiKeys).toBe('a:a-secret-0123456789abcdef')
+      ;(process.env as Record<string, string>).NODE_ENV = 'test'
+      expect(getEdgeEnv().API_KEYS).toBe('b:b-secret-0123456789abcdef')
+      expect(getIdentitySetting().apiKeys).toBe('b:b-secret-0123456789abcdef')
     } finally {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k]

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import { expect, test } from 'vitest'
-import { batched, createLogger, prettyDestination } from '@/lib/log/logger'
+import { batched, createLogger, prettyDestination, requestLine } from '@/lib/log/logger'
 import { getLogFormat, getLogLevel, getServerEnv } from '@/lib/env'
 
 /** A logger writing into an array, one parsed line per entry. */
@@ -19,6 +19,21 @@ test('default: one JSON line per call: level by name, the fields, msg; no pid or
   expect(parsed()[0]).not.toHaveProperty('pid')
   expect(parsed()[0]).not.toHaveProperty('hostname')
   expect(typeof parsed()[0]!.time).toBe('string')
+})
+
+test("default: a request's line, built without pino, is byte for byte the line pino writes for it", () => {
+  const { log, lines } = capture()
+  const cases = [
+    { method: 'GET', route: 'stream', chainId: '8453', status: 200, ms: 0.4, key: 'alice', block: '123', stale: undefined },
+    { method: 'GET', route: 'suggestedGasFees', chainId: 'x"\\\n\u2028…', status: 400, ms: 12, key: undefined, stale: true },
+    {},
+  ]
+  for (const fields of cases) log.info(fields, 'request')
+  expect(lines).toHaveLength(3)
+  lines.forEach((line, i) => {
+    const time = new Date(JSON.parse(line).time as string)
+    expect(requestLine(cases[i]!, time)).toBe(line)
+  })
 })
 
 test('behavior: authorization headers, secrets, tokens, passwords and URLs are censored', () => {
