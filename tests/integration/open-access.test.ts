@@ -153,6 +153,36 @@ describe('a ceiling on every open door', () => {
       for (const s of open) s.close()
     }
   })
+
+  test('behavior: a keyless multi-chain stream takes one slot per chain it names, under the per-address and keyless-tier ceilings', async () => {
+    // 6001 and 6002 are not served here: a list that names them still takes their slots
+    const multi = (...ids: number[]) => url(`/v1/stream?chainIds=${ids.join(',')}`)
+    const open: { close(): void }[] = []
+    try {
+      // three chains from one address: past its own ceiling of 2 (while the test before's streams are let go, a
+      // moment after their clients hung up, the tier may still be full: each try from an address of its own)
+      let tries = 0
+      const own = await eventually(async () => {
+        const s = await openFromAddress(`127.0.0.${30 + tries++}`, multi(chain(), 6001, 6002))
+        if (s.status !== 503) return s
+      }, "the keyless tier's slots free")
+      expect(own.status).toBe(429)
+      expect(JSON.parse(own.text).message).toMatch(/client address already holds 2 open streams/)
+      const two = await openFromAddress('127.0.0.22', multi(chain(), 6001))
+      expect(two.status).toBe(200)
+      open.push(two)
+      // the tier holds 2 of its 3: another address's two chains do not fit, one does
+      const tier = await openFromAddress('127.0.0.24', multi(chain(), 6001))
+      expect(tier.status).toBe(503)
+      expect(JSON.parse(tier.text).message).toMatch(/keyless tier holds 3 open streams/)
+      const one = await openFromAddress('127.0.0.24', multi(chain()))
+      expect(one.status).toBe(200)
+      open.push(one)
+      expect((await openFromAddress('127.0.0.25', url(`/networks/${chain()}/stream`))).status).toBe(503)
+    } finally {
+      for (const s of open) s.close()
+    }
+  })
 })
 
 describe('a key from a path is never echoed or logged', () => {
