@@ -1,6 +1,6 @@
 import 'server-only'
 import type { FeeWindow, PendingPieces, SeenPiece } from '../core/types'
-import { gasPerPiece, pieceDemand } from '../core/fee-math/flashblocks'
+import { gasPerPiece, pieceDemand, quietPieces } from '../core/fee-math/flashblocks'
 import type { PendingBlockRead } from '../upstream/read-pending'
 
 /**
@@ -282,8 +282,7 @@ export class PieceTracker {
       const { view: v, lastReadAt } = this.history[i]!
       const c = v.cadenceMs
       if (next.readAt - lastReadAt > VIEW_MAX_PIECES * c) break
-      const quiet = Math.min(Math.floor((lastReadAt - v.readAt) / c + 1e-9), Math.round((next.readAt - v.readAt) / c) - 1)
-      for (let q = 0; q < quiet; q++) out.push(0n)
+      for (let q = quietPieces(v.readAt, lastReadAt, c, next.readAt); q > 0; q--) out.push(0n)
       out.push(...demandOf(v))
       next = v
     }

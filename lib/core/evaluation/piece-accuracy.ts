@@ -3,7 +3,7 @@
  * as ./accuracy.ts judges each block's on the blocks after it, by the same lenient judge (./judge.ts). Pure.
  */
 import { LEVEL_SETTINGS } from '../fee-math/estimator'
-import { pieceDemand } from '../fee-math/flashblocks'
+import { pieceDemand, quietPieces } from '../fee-math/flashblocks'
 import { quantile } from './backtest'
 import type { LevelEstimate, PendingPieces, SeenPiece, Urgency } from '../types'
 
@@ -68,10 +68,8 @@ function slotted(pieces: readonly SeenPiece[], inputs: PieceJudgeInputs): Seen[]
     // a state without user transactions (a block's first piece, its system transactions only) took no newcomer
     const demand = view.newest.length ? pieceDemand(view, inputs.minTip) : null
     out.push({ view, slot, run, baseFee, demand, trial: true })
-    const quiet = Math.floor((lastReadAt - view.readAt) / c + 1e-9)
-    const next = pieces[i + 1]
-    const room = next ? Math.round((next.view.readAt - view.readAt) / c) - 1 : quiet
-    for (let q = 1; q <= Math.min(quiet, room); q++) out.push({ view, slot: slot + q, run, baseFee, demand: inputs.minTip, trial: false })
+    const quiet = quietPieces(view.readAt, lastReadAt, c, pieces[i + 1]?.view.readAt)
+    for (let q = 1; q <= quiet; q++) out.push({ view, slot: slot + q, run, baseFee, demand: inputs.minTip, trial: false })
   }
   return out
 }

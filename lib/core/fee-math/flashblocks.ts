@@ -91,6 +91,15 @@ export function nextPieceTip(p: PendingPieces, floorTip: bigint, high: boolean):
 }
 
 /**
+ * The pieces after a followed state (read at `readAt`) that the reads found it unchanged, until `lastReadAt`: quiet
+ * pieces, with room. Never as many as reach the next state (read at `nextReadAt`), which has a piece of its own.
+ */
+export function quietPieces(readAt: number, lastReadAt: number, cadenceMs: number, nextReadAt?: number): number {
+  const quiet = Math.floor((lastReadAt - readAt) / cadenceMs + 1e-9)
+  return nextReadAt === undefined ? quiet : Math.min(quiet, Math.round((nextReadAt - readAt) / cadenceMs) - 1)
+}
+
+/**
  * What a piece demanded of a newcomer's tip (wei), by the lenient rule: a full piece the lowest real tip (> 2 wei) of
  * those it took, a piece with room the chain's minimum.
  */

@@ -11,6 +11,7 @@ import {
   marginalTip,
   pieceTip,
   piecesCrowded,
+  quietPieces,
 } from '@/lib/core/fee-math/flashblocks'
 import { inclusionTip, LEVEL_SETTINGS } from '@/lib/core/fee-math/estimator'
 import { piecedLevels, windowLevels } from '@/lib/core/fee-math/chain-levels'
@@ -191,5 +192,18 @@ describe('windowLevels', () => {
   test('behavior: piecedLevels gives each piece what windowLevels answers with that piece laid over', () => {
     const levels = piecedLevels(window(), policy)
     for (const p of [pending(), pending({ gasUsed: '120000000' })]) expect(levels(p)).toEqual(windowLevels(window(p), policy))
+  })
+})
+
+describe('quietPieces', () => {
+  test('behavior: the whole pieces a state stood unchanged after its read, never reaching the next state', () => {
+    // 200-ms pieces; read at 1,000, found unchanged until 1,630: three quiet pieces after it
+    expect(quietPieces(1_000, 1_630, 200)).toBe(3)
+    // the next state, read at 1,610, has the third piece as its own: two quiet pieces before it
+    expect(quietPieces(1_000, 1_630, 200, 1_610)).toBe(2)
+    // a last look a hair short of a whole piece (float error on the read clock) still counts it
+    expect(quietPieces(0.1, 0.1 + 0.2 * 3, 0.2)).toBe(3)
+    // none after a state the next read already changed
+    expect(quietPieces(1_000, 1_000, 200, 1_200)).toBe(0)
   })
 })
