@@ -9,8 +9,8 @@ import { processSingleton } from '../runtime/process-singleton'
 import { errorStatus } from './error-answers'
 import { multiChainHandler } from './multi-chain'
 import { withChainId } from './sse-events'
-import { deliver, hubOf, SSE_HEADERS, stop, type Drive, type Subscriber } from './stream'
-import { currentState, type State } from './stream-state'
+import { deliver, hubOf, openingState, SSE_HEADERS, stop, type Drive, type Subscriber } from './stream'
+import type { State } from './stream-state'
 
 /**
  * GET /v1/stream?chainIds=…: one Server-Sent Events connection for several chains. Each chain's events are its
@@ -49,7 +49,7 @@ async function takeSlotsPerChain(key: string, chains: number): Promise<() => voi
   return releaseAll
 }
 
-type First = Awaited<ReturnType<typeof currentState>>
+type First = Awaited<ReturnType<typeof openingState>>
 
 /** A client error (unsupported chain, no fee market) does not pass with time: it is said once, not streamed. */
 const cannotStream = (first: First) => first.error !== undefined && errorStatus(first.error) < 500
@@ -84,8 +84,8 @@ export function heartbeatOnce(
 export const multiStreamGET = multiChainHandler('multiStream', async (chainIds, { key, request }) => {
   const release = await takeSlotsPerChain(key, chainIds.length)
   try {
-    // each chain's current answer, the cold windows read in parallel
-    const firsts = await Promise.all(chainIds.map((chainId) => currentState(chainId, undefined)))
+    // each chain's current answer (the hub's event while it is current), the cold windows read in parallel
+    const firsts = await Promise.all(chainIds.map(openingState))
     if (firsts.length === 0) throw new InvalidQueryError('chainIds', 'names no chain: none is served here.')
     // no chain can stream: the first one's error answers, as its own stream would (an EventSource does not reconnect
     // after a 4xx, where it would after a stream that ended)

@@ -253,20 +253,28 @@ export function streamGET(request: Request, context: RouteContext): Promise<Resp
 }
 
 /**
- * The state a new stream starts with: the hub's `fees` event while the window it came from is fresh and every new
- * one the feed announced has been taken in by a finished look (the clock's own looks, every quarter block, do not
- * count), so a burst of opens reads and builds nothing; else the current state, the hub's event reused when it is
- * the same.
- * @throws a client error (a chain that cannot have a fee market is a 400): answered instead of a stream
+ * The state a new stream of a chain starts with, and the failure behind an `error` state: the hub's `fees` event while
+ * the window it came from is fresh and every new one the feed announced has been taken in by a finished look (the
+ * clock's own looks, every quarter block, do not count), so a burst of opens reads and builds nothing; else the
+ * current state, the hub's event reused when it is the same. The multi-chain stream opens each chain's with it.
  */
-async function firstState(chainId: number): Promise<State | undefined> {
+export async function openingState(chainId: number): Promise<{ state?: State; error?: unknown }> {
   const hub = hubs.get(chainId)
   const known = hub?.last
   const fresh = hub && !hub.stopped && hub.seen === hub.announced && hub.freshUntil !== undefined && Date.now() < hub.freshUntil
-  if (fresh && known?.kind === 'fees') return known
+  if (fresh && known?.kind === 'fees') return { state: known }
   const first = await currentState(chainId, known)
+  return { state: first.state ?? (known && keyOf(known) === first.key ? known : undefined), error: first.error }
+}
+
+/**
+ * openingState, for a stream of one chain.
+ * @throws a client error (a chain that cannot have a fee market is a 400): answered instead of a stream
+ */
+async function firstState(chainId: number): Promise<State | undefined> {
+  const first = await openingState(chainId)
   if (first.error !== undefined && errorStatus(first.error) < 500) throw first.error
-  return first.state ?? (known && keyOf(known) === first.key ? known : undefined)
+  return first.state
 }
 
 function openStream(

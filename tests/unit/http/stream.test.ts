@@ -74,6 +74,7 @@ const API_KEYS = ['k', 'slow', 'fast', 'limited'].map((k) => `${k}:${k}-secret-0
 process.env.API_KEYS = API_KEYS
 
 const { streamGET, streamHEAD, openStreams } = await import('@/lib/http/stream')
+const { multiStreamGET } = await import('@/lib/http/multi-stream')
 const { feesEvent } = await import('@/lib/http/sse-events')
 const { IDENTITY_HEADER, signIdentity } = await import('@/lib/auth/identity')
 const { UpstreamUnavailableError } = await import('@/lib/core/contract/errors')
@@ -226,6 +227,31 @@ describe('the stream hub', () => {
     release()
     state.gate = undefined
     for (const x of [a, b]) x.abort()
+    await advance(1_000)
+  })
+
+  test("behavior: a multi-chain stream opens a chain with its hub's event, without a read, while the hub's is current", async () => {
+    state.freshUntil = Date.now() + 5_000
+    const a = await connect()
+    // the clock's first look finishes: the hub's event is current
+    await advance(600)
+    state.looks = []
+    const abort = new AbortController()
+    const res = await multiStreamGET(
+      new Request('http://x/v1/stream?chainIds=1', { headers: { [IDENTITY_HEADER]: await signIdentity('fast', API_KEYS) }, signal: abort.signal }),
+    )
+    expect(res.status).toBe(200)
+    const events: SseEvent[] = []
+    const parser = sseParser((e) => events.push(e))
+    const reader = res.body!.getReader()
+    while (events.length === 0) parser.push(new TextDecoder().decode((await reader.read()).value))
+    expect(state.looks).toEqual([])
+    expect(events.map((e) => [e.event, e.id, JSON.parse(e.data)])).toEqual(
+      // a stream of several chains: no block number as the event's id
+      a.events.map((e) => [e.event, undefined, { ...(JSON.parse(e.data) as object), chainId: 1 }]),
+    )
+    abort.abort()
+    a.abort()
     await advance(1_000)
   })
 
