@@ -2,6 +2,8 @@
 export type BasicCredentials = { key: string; secret: string }
 
 const TOKEN68 = /^[A-Za-z0-9+/]+={0,2}$/
+/** Refuses invalid UTF-8; one decode at a time leaves it ready for the next (no `stream` option). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
 /**
  * Parses an Authorization header value per RFC 7617: the scheme is case-insensitive, one or more spaces
@@ -17,13 +19,14 @@ export function parseBasicAuth(header: string | null | undefined): BasicCredenti
   let bytes: Uint8Array
   try {
     const binary = atob(token)
-    bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0))
+    bytes = new Uint8Array(binary.length)
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
   } catch {
     return null
   }
   let text: string
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    text = UTF8.decode(bytes)
   } catch {
     return null
   }

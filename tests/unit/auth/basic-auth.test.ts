@@ -35,6 +35,12 @@ describe('parseBasicAuth', () => {
     expect(parseBasicAuth(header as string | undefined)).toBeNull()
   })
 
+  test('behavior: a header that is not UTF-8 leaves nothing behind: the next one, cut mid-character the same way, is read whole', () => {
+    // 0xe2 0x82 opens a three-byte character that never ends
+    expect(parseBasicAuth(`Basic ${Buffer.from([0x6b, 0x3a, 0xe2, 0x82]).toString('base64')}`)).toBeNull()
+    expect(parseBasicAuth(`Basic ${b64('k:€uro')}`)).toEqual({ key: 'k', secret: '€uro' })
+  })
+
   test('behavior: formatBasicAuth round-trips, unicode and colons included', () => {
     const creds = { key: 'kéy', secret: 'a:b:ç' }
     expect(parseBasicAuth(formatBasicAuth(creds))).toEqual(creds)
