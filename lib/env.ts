@@ -144,11 +144,11 @@ export function getEdgeEnv(): EdgeEnv {
 export function getIdentitySetting(): { apiKeys: string; publicApiKeys: string; publicAccess: boolean } {
   if (identityMemo.current && settled()) return identityMemo.current
   const flag = process.env.PUBLIC_ACCESS
-  return (identityMemo.current = {
+  return (identityMemo.current = Object.freeze({
     apiKeys: process.env.API_KEYS ?? '',
     publicApiKeys: process.env.PUBLIC_API_KEYS ?? '',
     publicAccess: flag === 'true' || flag === '1',
-  })
+  }))
 }
 const identityMemo = processSingleton('identity-setting', () => ({
   current: undefined as ReturnType<typeof getIdentitySetting> | undefined,

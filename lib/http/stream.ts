@@ -264,6 +264,8 @@ export async function openingState(chainId: number): Promise<{ state?: State; er
   const fresh = hub && !hub.stopped && hub.seen === hub.announced && hub.freshUntil !== undefined && Date.now() < hub.freshUntil
   if (fresh && known?.kind === 'fees') return { state: known }
   const first = await currentState(chainId, known)
+  // a client error (a chain that cannot stream) is said in its own words, not the hub's earlier failure's
+  if (first.error !== undefined && !first.state && errorStatus(first.error) < 500) return currentState(chainId, undefined)
   return { state: first.state ?? (known && keyOf(known) === first.key ? known : undefined), error: first.error }
 }
 

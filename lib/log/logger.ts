@@ -103,8 +103,17 @@ export function logger(): Logger {
   return state.logger
 }
 
-/** The request log's fields (lib/http/observe.ts): the service's own, none of them a secret. */
-export type RequestFields = Record<string, string | number | boolean | undefined>
+/** The request log's fields (lib/http/observe.ts): the service's own, none of them a secret or on a redaction path. */
+export type RequestFields = {
+  method?: string
+  route?: string
+  chainId?: string
+  status?: number
+  ms?: number
+  key?: string
+  block?: string
+  stale?: true
+}
 
 /** The JSON line pino writes for `info(fields, 'request')` at `time`, built without its redaction pass. */
 export function requestLine(fields: RequestFields, time: Date): string {

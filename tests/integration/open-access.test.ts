@@ -157,28 +157,38 @@ describe('a ceiling on every open door', () => {
   test('behavior: a keyless multi-chain stream takes one slot per chain it names, under the per-address and keyless-tier ceilings', async () => {
     // 6001 and 6002 are not served here: a list that names them still takes their slots
     const multi = (...ids: number[]) => url(`/v1/stream?chainIds=${ids.join(',')}`)
+    // each try from an address of its own (a refused list still spends its address's keyless quota, one per chain)
+    let next = 30
+    const fresh = () => {
+      if (next > 250) throw new Error('out of loopback addresses')
+      return `127.0.0.${next++}`
+    }
+    // opens `target` until it is not refused for the tier's room (the test before's streams are let go a moment after
+    // their clients hung up)
+    const whenRoom = (target: string) =>
+      eventually(async () => {
+        const s = await openFromAddress(fresh(), target)
+        if (s.status !== 503) return s
+      }, "room in the keyless tier's 3 streams")
     const open: { close(): void }[] = []
     try {
-      // three chains from one address: past its own ceiling of 2 (while the test before's streams are let go, a
-      // moment after their clients hung up, the tier may still be full: each try from an address of its own)
-      let tries = 0
-      const own = await eventually(async () => {
-        const s = await openFromAddress(`127.0.0.${30 + tries++}`, multi(chain(), 6001, 6002))
-        if (s.status !== 503) return s
-      }, "the keyless tier's slots free")
+      const two = await whenRoom(multi(chain(), 6001))
+      open.push(two)
+      expect(two.status).toBe(200)
+      const one = await whenRoom(multi(chain()))
+      open.push(one)
+      expect(one.status).toBe(200)
+      // the two lists hold the tier's 3 streams: one more chain, from another address, does not fit
+      const single = await openFromAddress('127.0.0.24', url(`/networks/${chain()}/stream`))
+      expect(single.status).toBe(503)
+      expect(JSON.parse(single.text).message).toMatch(/keyless tier holds 3 open streams/)
+      expect((await openFromAddress('127.0.0.24', multi(chain()))).status).toBe(503)
+      for (const s of open.splice(0)) s.close()
+      // three chains from one address: past its own ceiling of 2 once the tier has room
+      const own = await whenRoom(multi(chain(), 6001, 6002))
+      open.push(own)
       expect(own.status).toBe(429)
       expect(JSON.parse(own.text).message).toMatch(/client address already holds 2 open streams/)
-      const two = await openFromAddress('127.0.0.22', multi(chain(), 6001))
-      expect(two.status).toBe(200)
-      open.push(two)
-      // the tier holds 2 of its 3: another address's two chains do not fit, one does
-      const tier = await openFromAddress('127.0.0.24', multi(chain(), 6001))
-      expect(tier.status).toBe(503)
-      expect(JSON.parse(tier.text).message).toMatch(/keyless tier holds 3 open streams/)
-      const one = await openFromAddress('127.0.0.24', multi(chain()))
-      expect(one.status).toBe(200)
-      open.push(one)
-      expect((await openFromAddress('127.0.0.25', url(`/networks/${chain()}/stream`))).status).toBe(503)
     } finally {
       for (const s of open) s.close()
     }

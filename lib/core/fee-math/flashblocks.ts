@@ -96,7 +96,7 @@ export function nextPieceTip(p: PendingPieces, floorTip: bigint, high: boolean):
  */
 export function quietPieces(readAt: number, lastReadAt: number, cadenceMs: number, nextReadAt?: number): number {
   const quiet = Math.floor((lastReadAt - readAt) / cadenceMs + 1e-9)
-  return nextReadAt === undefined ? quiet : Math.min(quiet, Math.round((nextReadAt - readAt) / cadenceMs) - 1)
+  return Math.max(0, nextReadAt === undefined ? quiet : Math.min(quiet, Math.round((nextReadAt - readAt) / cadenceMs) - 1))
 }
 
 /**

@@ -47,11 +47,13 @@ vi.mock('@/lib/fees', () => ({
   },
   getFeeReport: async () => {
     state.looks.push(Date.now())
+    // what the feed holds when the look starts: a look held at the gate answers with it
+    const { block, stale } = state
     if (state.gate) await state.gate
     if (state.error) throw state.error
     return {
       bodies: {
-        suggestedGasFees: `{"block":${state.block}}`,
+        suggestedGasFees: `{"block":${block}}`,
         busyThreshold: '{"busyThreshold":"1"}',
         baseFeePercentile: '{"baseFeePercentile":"1"}',
         baseFeeHistory: JSON.stringify(['x'.repeat(state.historyBytes)]),
@@ -59,9 +61,9 @@ vi.mock('@/lib/fees', () => ({
       },
       meta: {
         chainId: 1,
-        blockNumber: state.block,
+        blockNumber: block,
         blockIntervalMs: state.intervalMs,
-        stale: state.stale,
+        stale,
         fetchedAt: 0,
         freshUntil: state.freshUntil,
         blockTimestamp: 0,
@@ -73,11 +75,11 @@ vi.mock('@/lib/fees', () => ({
 const API_KEYS = ['k', 'slow', 'fast', 'limited'].map((k) => `${k}:${k}-secret-0123456789abcdef`).join(', ')
 process.env.API_KEYS = API_KEYS
 
-const { streamGET, streamHEAD, openStreams } = await import('@/lib/http/stream')
+const { openingState, streamGET, streamHEAD, openStreams } = await import('@/lib/http/stream')
 const { multiStreamGET } = await import('@/lib/http/multi-stream')
 const { feesEvent } = await import('@/lib/http/sse-events')
 const { IDENTITY_HEADER, signIdentity } = await import('@/lib/auth/identity')
-const { UpstreamUnavailableError } = await import('@/lib/core/contract/errors')
+const { FeeMarketUnsupportedError, UpstreamUnavailableError } = await import('@/lib/core/contract/errors')
 
 /** Opens a stream and reads it as a client does (or not at all: `read: false`). */
 async function connect(opts: { key?: string; read?: boolean } = {}) {
@@ -227,6 +229,47 @@ describe('the stream hub', () => {
     release()
     state.gate = undefined
     for (const x of [a, b]) x.abort()
+    await advance(1_000)
+  })
+
+  test('behavior: a window announced while a look is under way: opens read until a look that began after it finishes', async () => {
+    state.freshUntil = Date.now() + 5_000
+    const a = await connect()
+    await advance(600)
+    // the clock's next look starts on block 100 and is held
+    let release1 = () => {}
+    state.gate = new Promise<void>((r) => (release1 = r))
+    await advance(600)
+    // block 101 is announced meanwhile; the look that follows it is held too
+    state.block = 101
+    fired()
+    let release2 = () => {}
+    state.gate = new Promise<void>((r) => (release2 = r))
+    release1()
+    await advance(10)
+    state.gate = undefined
+    // the first look finished on block 100: not enough for the hub's event to stand for the chain
+    const b = await connect({ key: 'fast' })
+    await advance(10)
+    expect(b.events.map((e) => [e.event, e.id])).toEqual([['fees', '101']])
+    release2()
+    for (const x of [a, b]) x.abort()
+    await advance(1_000)
+  })
+
+  test("behavior: a chain that turns into a client error opens with that error's event, not the hub's earlier failure's", async () => {
+    const a = await connect()
+    await advance(10)
+    state.error = new UpstreamUnavailableError('The node did not answer.')
+    await advance(1_000)
+    expect(a.events.at(-1)?.event).toBe('error')
+    state.error = new FeeMarketUnsupportedError(1)
+    const first = await openingState(1)
+    expect(first.error).toBe(state.error)
+    const data = JSON.parse(new TextDecoder().decode(first.state!.bytes).split('data: ')[1]!) as { statusCode: number }
+    expect(data.statusCode).toBe(400)
+    state.error = undefined
+    a.abort()
     await advance(1_000)
   })
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import { expect, test } from 'vitest'
-import { batched, createLogger, prettyDestination, requestLine } from '@/lib/log/logger'
+import { batched, createLogger, prettyDestination, requestLine, type RequestFields } from '@/lib/log/logger'
 import { getLogFormat, getLogLevel, getServerEnv } from '@/lib/env'
 
 /** A logger writing into an array, one parsed line per entry. */
@@ -23,7 +23,7 @@ test('default: one JSON line per call: level by name, the fields, msg; no pid or
 
 test("default: a request's line, built without pino, is byte for byte the line pino writes for it", () => {
   const { log, lines } = capture()
-  const cases = [
+  const cases: RequestFields[] = [
     { method: 'GET', route: 'stream', chainId: '8453', status: 200, ms: 0.4, key: 'alice', block: '123', stale: undefined },
     { method: 'GET', route: 'suggestedGasFees', chainId: 'x"\\\n\u2028…', status: 400, ms: 12, key: undefined, stale: true },
     {},

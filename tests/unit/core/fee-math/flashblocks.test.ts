@@ -201,9 +201,10 @@ describe('quietPieces', () => {
     expect(quietPieces(1_000, 1_630, 200)).toBe(3)
     // the next state, read at 1,610, has the third piece as its own: two quiet pieces before it
     expect(quietPieces(1_000, 1_630, 200, 1_610)).toBe(2)
-    // a last look a hair short of a whole piece (float error on the read clock) still counts it
-    expect(quietPieces(0.1, 0.1 + 0.2 * 3, 0.2)).toBe(3)
-    // none after a state the next read already changed
+    // a last look a hair short of a whole piece (float error: 0.6 / 0.2 is 2.9999999999999996) still counts it
+    expect(quietPieces(0.1, 0.7, 0.2)).toBe(3)
+    // none after a state the next read already changed, nor when the next state came within half a piece
     expect(quietPieces(1_000, 1_000, 200, 1_200)).toBe(0)
+    expect(quietPieces(1_000, 1_000, 200, 1_050)).toBe(0)
   })
 })
