@@ -281,7 +281,10 @@ describe('the stream hub', () => {
     state.looks = []
     const abort = new AbortController()
     const res = await multiStreamGET(
-      new Request('http://x/v1/stream?chainIds=1', { headers: { [IDENTITY_HEADER]: await signIdentity('fast', API_KEYS) }, signal: abort.signal }),
+      new Request('http://x/v1/stream?chainIds=1', {
+        headers: { [IDENTITY_HEADER]: await signIdentity('fast', API_KEYS) },
+        signal: abort.signal,
+      }),
     )
     expect(res.status).toBe(200)
     const events: SseEvent[] = []
