@@ -125,6 +125,21 @@ const fired = (chainId = 1) => {
   for (const w of watchers) w(chainId)
 }
 
+/** Holds the feed's answers from now until the returned release (a slow cache read, or a busy event loop). */
+function holdLooks(): () => void {
+  let release = () => {}
+  state.gate = new Promise<void>((r) => (release = r))
+  return release
+}
+
+/** A stream on a fresh window, once the hub's clock finished its first look (a quarter of a 2-s block). */
+async function settledStream() {
+  state.freshUntil = Date.now() + 5_000
+  const a = await connect()
+  await advance(600)
+  return a
+}
+
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
   Object.assign(state, {
@@ -188,9 +203,7 @@ describe('the stream hub', () => {
   })
 
   test("behavior: while the hub's window is fresh and no new one was announced, an open gets the hub's event without a read", async () => {
-    state.freshUntil = Date.now() + 5_000
-    const a = await connect()
-    await advance(600)
+    const a = await settledStream()
     state.looks = []
     const b = await connect({ key: 'fast' })
     await advance(10)
@@ -209,13 +222,9 @@ describe('the stream hub', () => {
   })
 
   test("behavior: while the hub's clock looks at the chain (no new window announced), an open still gets the hub's event without a read", async () => {
-    state.freshUntil = Date.now() + 5_000
-    const a = await connect()
-    // the clock's first look (a quarter of a 2-s block until a look says otherwise) finishes
-    await advance(600)
-    // the clock's next look hangs in the feed (a slow cache read, or a busy event loop)
-    let release = () => {}
-    state.gate = new Promise<void>((r) => (release = r))
+    const a = await settledStream()
+    // the clock's next look hangs in the feed
+    const release = holdLooks()
     state.looks = []
     await advance(600)
     const looked = state.looks.length
@@ -233,18 +242,14 @@ describe('the stream hub', () => {
   })
 
   test('behavior: a window announced while a look is under way: opens read until a look that began after it finishes', async () => {
-    state.freshUntil = Date.now() + 5_000
-    const a = await connect()
-    await advance(600)
+    const a = await settledStream()
     // the clock's next look starts on block 100 and is held
-    let release1 = () => {}
-    state.gate = new Promise<void>((r) => (release1 = r))
+    const release1 = holdLooks()
     await advance(600)
     // block 101 is announced meanwhile; the look that follows it is held too
     state.block = 101
     fired()
-    let release2 = () => {}
-    state.gate = new Promise<void>((r) => (release2 = r))
+    const release2 = holdLooks()
     release1()
     await advance(10)
     state.gate = undefined
@@ -274,10 +279,7 @@ describe('the stream hub', () => {
   })
 
   test("behavior: a multi-chain stream opens a chain with its hub's event, without a read, while the hub's is current", async () => {
-    state.freshUntil = Date.now() + 5_000
-    const a = await connect()
-    // the clock's first look finishes: the hub's event is current
-    await advance(600)
+    const a = await settledStream()
     state.looks = []
     const abort = new AbortController()
     const res = await multiStreamGET(
