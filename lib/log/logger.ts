@@ -50,9 +50,12 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     },
-    destination ?? batched(pino.destination({ dest: 1, sync: true })),
+    destination ?? stdoutLines(),
   )
 }
+
+/** Stdout, written synchronously in batches (the JSON logger's destination). */
+const stdoutLines = () => batched(pino.destination({ dest: 1, sync: true }))
 
 /** Most characters a batch gathers before it is written at once. */
 const MAX_BATCH = 64 * 1024
@@ -96,7 +99,7 @@ export function prettyDestination(destination: number | NodeJS.WritableStream = 
 /** The process's logger (LOG_LEVEL, default info; LOG_FORMAT, default json); created on first use, never at import time. */
 export function logger(): Logger {
   if (!state.logger) {
-    const json = getLogFormat() === 'pretty' ? undefined : batched(pino.destination({ dest: 1, sync: true }))
+    const json = getLogFormat() === 'pretty' ? undefined : stdoutLines()
     state.logger = createLogger(getLogLevel(), json ?? prettyDestination())
     state.json = json
   }
