@@ -2,6 +2,7 @@ import { loadApiKeys, verifyApiKey } from './api-keys'
 import { ApiKeysConfigError } from './api-keys-setting'
 import { parseBasicAuth, type BasicCredentials } from './basic-auth'
 import { BoundedMap } from '../runtime/bounded-map'
+import { joinInFlight } from '../runtime/in-flight'
 import { processSingleton } from '../runtime/process-singleton'
 
 export type AuthResult =
@@ -14,20 +15,20 @@ export type AuthResult =
  */
 const MAX_REMEMBERED = 1_000
 const state = processSingleton('authenticated-credentials', () => ({
-  remembered: { setting: '', keys: new BoundedMap<string, string>(MAX_REMEMBERED) },
+  remembered: { setting: '', keys: new BoundedMap<string, string>(MAX_REMEMBERED), checking: new Map<string, Promise<string | null>>() },
 }))
 
 /** One string per credentials, whatever the scheme's case, the spaces or the base64 spelling. */
 const canonical = (c: BasicCredentials) => `${c.key}\0${c.secret}`
 
 function rememberedFor(setting: string) {
-  if (state.remembered.setting !== setting) state.remembered = { setting, keys: new BoundedMap(MAX_REMEMBERED) }
-  return state.remembered.keys
+  if (state.remembered.setting !== setting) state.remembered = { setting, keys: new BoundedMap(MAX_REMEMBERED), checking: new Map() }
+  return state.remembered
 }
 
 /** Authenticates an Authorization header against the API_KEYS setting. Edge-safe. */
 export async function authenticate(header: string | null, apiKeysSetting: string): Promise<AuthResult> {
-  const remembered = rememberedFor(apiKeysSetting)
+  const { keys: remembered, checking } = rememberedFor(apiKeysSetting)
   const creds = parseBasicAuth(header)
   const known = creds ? remembered.get(canonical(creds)) : undefined
   if (known !== undefined) return { ok: true, key: known }
@@ -41,7 +42,8 @@ export async function authenticate(header: string | null, apiKeysSetting: string
   if (!header) return { ok: false, reason: 'missing' }
   if (!creds) return { ok: false, reason: 'malformed' }
   if (entries.length === 0) return { ok: false, reason: 'unconfigured' }
-  const key = await verifyApiKey(entries, creds.key, creds.secret)
+  // the same credentials arriving together (a client opening its streams) are checked once
+  const key = await joinInFlight(checking, canonical(creds), () => verifyApiKey(entries, creds.key, creds.secret))
   if (!key) return { ok: false, reason: 'invalid' }
   remembered.set(canonical(creds), key)
   return { ok: true, key }

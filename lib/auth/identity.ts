@@ -2,6 +2,7 @@ import { loadApiKeys } from './api-keys'
 import { timingSafeEqual } from './constant-time'
 import { loadPublicKeys } from './public-keys'
 import { KEYLESS_NAME } from './public-keys-setting'
+import { joinInFlight } from '../runtime/in-flight'
 import { processSingleton } from '../runtime/process-singleton'
 
 /** The verified caller, as the middleware forwards it to the handlers: `<caller>.<HMAC>`. */
@@ -37,15 +38,21 @@ const encoder = new TextEncoder()
 const keys = processSingleton('identity-keys', () => new Map<string, Promise<CryptoKey>>())
 /** Most identities remembered per setting (one per caller in use): beyond it the memory starts over. */
 const MAX_REMEMBERED = 1_000
-/** Signed and verified identities under the current setting (a header is the same string every time; a forged one is never kept). */
+/**
+ * Signed and verified identities under the current setting (a header is the same string every time; a forged one is
+ * never kept), and those being signed or verified now (one caller's requests arriving together share the work).
+ */
 const memo = processSingleton('identity-memo', () => ({
   setting: '',
   signed: new Map<string, string>(),
   verified: new Map<string, string>(),
+  signing: new Map<string, Promise<string>>(),
+  verifying: new Map<string, Promise<string | null>>(),
 }))
 
 function memoFor(material: string) {
-  if (memo.setting !== material) Object.assign(memo, { setting: material, signed: new Map(), verified: new Map() })
+  if (memo.setting !== material)
+    Object.assign(memo, { setting: material, signed: new Map(), verified: new Map(), signing: new Map(), verifying: new Map() })
   return memo
 }
 
@@ -75,11 +82,14 @@ const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).pad
 /** The identity header's value for a verified caller (a key name, or keylessIdentity(address)). */
 export async function signIdentity(identity: string, setting: IdentitySetting): Promise<string> {
   const material = materialOf(normalise(setting))
-  const known = memoFor(material).signed.get(identity)
+  const m = memoFor(material)
+  const known = m.signed.get(identity)
   if (known !== undefined) return known
-  const signed = `${encodeURIComponent(identity)}.${toHex(await mac(identity, material))}`
-  if (!isKeyless(identity)) remember(memoFor(material).signed, identity, signed)
-  return signed
+  return joinInFlight(m.signing, identity, async () => {
+    const signed = `${encodeURIComponent(identity)}.${toHex(await mac(identity, material))}`
+    if (!isKeyless(identity)) remember(memoFor(material).signed, identity, signed)
+    return signed
+  })
 }
 
 /** Whether the setting knows this caller: a name in API_KEYS or PUBLIC_API_KEYS, or the keyless tier when it is on. */
@@ -97,8 +107,14 @@ export async function verifyIdentity(header: string | null, setting: IdentitySet
   const s = normalise(setting)
   if (!header || (s.apiKeys.trim() === '' && s.publicApiKeys.trim() === '' && !s.publicAccess)) return null
   const material = materialOf(s)
-  const known = memoFor(material).verified.get(header)
+  const m = memoFor(material)
+  const known = m.verified.get(header)
   if (known !== undefined) return known
+  return joinInFlight(m.verifying, header, () => verifyFresh(header, s, material))
+}
+
+/** verifyIdentity for a header not remembered: its HMAC checked, its caller looked up. */
+async function verifyFresh(header: string, s: ReturnType<typeof normalise>, material: string): Promise<string | null> {
   const dot = header.lastIndexOf('.')
   if (dot <= 0) return null
   let identity: string

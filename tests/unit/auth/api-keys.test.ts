@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { parseApiKeys, verifyApiKey } from '@/lib/auth/api-keys'
 import { ApiKeysConfigError } from '@/lib/auth/api-keys-setting'
 import { authenticate } from '@/lib/auth/authenticate'
@@ -100,5 +100,38 @@ describe('authenticate', () => {
     ['weak secret', formatBasicAuth({ key: 'alice', secret: 'one' }), 'alice:one', { ok: false, reason: 'misconfigured' }],
   ])('args: %s', async (_, header, setting, want) => {
     expect(await authenticate(header, setting)).toEqual(want)
+  })
+})
+
+describe('authenticate: the same credentials arriving together', () => {
+  /** SHA-256 digests Web Crypto computes while `work` runs. */
+  async function digestsDuring(work: () => Promise<unknown>): Promise<number> {
+    const spy = vi.spyOn(crypto.subtle, 'digest')
+    try {
+      await work()
+      return spy.mock.calls.length
+    } finally {
+      spy.mockRestore()
+    }
+  }
+
+  test('behavior: ten concurrent requests with one set of credentials check them once; other credentials on their own', async () => {
+    const header = formatBasicAuth({ key: 'alice', secret: 'one-of-alice-16chars' })
+    // each setting is new to the process: nothing is remembered yet
+    const one = await digestsDuring(() => authenticate(header, `${ALICE}, bob:one-of-bob-16charsxx`))
+    let results: unknown[] = []
+    const ten = await digestsDuring(async () => {
+      results = await Promise.all(Array.from({ length: 10 }, () => authenticate(header, `${ALICE}, carol:one-of-carol-16chars`)))
+    })
+    expect(results).toEqual(Array.from({ length: 10 }, () => ({ ok: true, key: 'alice' })))
+    expect(ten).toBe(one)
+    // a wrong secret sent alongside is checked by itself, and refused
+    const wrong = formatBasicAuth({ key: 'alice', secret: 'not-the-secret-of-alice' })
+    const setting = `${ALICE}, dave:one-of-dave-16charsxx`
+    expect(await Promise.all([authenticate(header, setting), authenticate(wrong, setting), authenticate(header, setting)])).toEqual([
+      { ok: true, key: 'alice' },
+      { ok: false, reason: 'invalid' },
+      { ok: true, key: 'alice' },
+    ])
   })
 })

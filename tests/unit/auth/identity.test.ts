@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { IDENTITY_HEADER, isKeyless, keylessIdentity, logName, signIdentity, verifyIdentity } from '@/lib/auth/identity'
 
 const SETTING =
@@ -112,5 +112,27 @@ describe('identity: public keys and the keyless tier', () => {
     expect(isKeyless(keylessIdentity('203.0.113.7'))).toBe(true)
     expect(logName('web')).toBe('web')
     expect(isKeyless('public-0123456789ab')).toBe(false)
+  })
+})
+
+describe("identity: one caller's requests arriving together", () => {
+  test('behavior: ten concurrent signs of one caller make one HMAC, ten concurrent checks of its header one more; a forged header alongside is refused', async () => {
+    // a setting new to the process: nothing signed or verified under it yet
+    const setting = `${SETTING}, erin:one-of-erin-16chars`
+    const spy = vi.spyOn(crypto.subtle, 'sign')
+    try {
+      const signed = await Promise.all(Array.from({ length: 10 }, () => signIdentity('erin', setting)))
+      expect(new Set(signed).size).toBe(1)
+      expect(spy).toHaveBeenCalledTimes(1)
+      const forged = signed[0]!.slice(0, -1) + (signed[0]!.endsWith('0') ? '1' : '0')
+      const checks = await Promise.all([
+        ...Array.from({ length: 10 }, () => verifyIdentity(signed[0]!, setting)),
+        verifyIdentity(forged, setting),
+      ])
+      expect(checks).toEqual([...Array.from({ length: 10 }, () => 'erin'), null])
+      expect(spy).toHaveBeenCalledTimes(3)
+    } finally {
+      spy.mockRestore()
+    }
   })
 })
