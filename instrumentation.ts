@@ -1,8 +1,8 @@
 // Runs once when a server instance starts (Next's instrumentation hook): a bad setting is one log line naming the
 // variable and entry, never a secret or a URL. Self-hosted, the process then exits 1 (a throw would leave Next serving
 // a bare-text 500 to every request); on Vercel a cold start cannot be refused, so every request gets the JSON 503.
-// It also installs the peer-address stamp (lib/runtime/peer-stamp.ts, with lib/runtime/header-write.ts), lengthens
-// the listen backlog (lib/runtime/listen-backlog.ts) and logs where client addresses come from.
+// It also installs the peer-address stamp (lib/runtime/peer-stamp.ts), lengthens the listen backlog
+// (lib/runtime/listen-backlog.ts) and logs where client addresses come from.
 export async function register() {
   // the edge sandbox (the middleware) validates its own settings on each request
   if (process.env.NEXT_RUNTIME !== 'nodejs') return

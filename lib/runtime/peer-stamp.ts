@@ -4,7 +4,6 @@
  * `<process token> <socket address>` to PEER_HEADER. The token never leaves the process, so a header without it is
  * no address at all. Edge-safe to import; installPeerStamp runs in Node.js only.
  */
-import { joinHeadersToFirstWrite, type ResponseLike } from './header-write'
 import { processSingleton } from './process-singleton'
 
 /** The request header the stamp is written to (replaced on every request; the gate removes it before the handlers). */
@@ -14,7 +13,7 @@ const state = processSingleton('peer-stamp', () => ({ token: crypto.randomUUID()
 
 type RequestLike = { url?: string; headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } | null }
 type ServerLike = {
-  prependListener(event: 'request' | 'upgrade', listener: (req: RequestLike, res: ResponseLike) => void): unknown
+  prependListener(event: 'request' | 'upgrade', listener: (req: RequestLike) => void): unknown
   removeAllListeners(event: 'upgrade'): unknown
   on(event: 'upgrade', listener: (req: RequestLike, socket: SocketLike) => void): unknown
   listening?: boolean
@@ -62,7 +61,7 @@ export function keyPathUrl(url: string): string {
 
 /**
  * Puts the stamp in front of every HTTP server this process is listening with (Next's own, found among the
- * process's active handles), and joinHeadersToFirstWrite (lib/runtime/header-write.ts). Idempotent per server.
+ * process's active handles). Idempotent per server.
  * @returns how many servers stamp their requests now (0: this host hands requests over some other way)
  */
 export function installPeerStamp(): number {
@@ -72,7 +71,6 @@ export function installPeerStamp(): number {
     if (typeof server?.prependListener !== 'function' || typeof server.listeners !== 'function' || !server.listening) continue
     if (server.listeners('request').length === 0 || server[STAMPED]) continue
     server.prependListener('request', stampPeer)
-    server.prependListener('request', joinHeadersToFirstWrite)
     // no route upgrades, and Next keeps open the socket of an upgrade its middleware refused: refused here in
     // production; `next dev` keeps Next's own (its hot reload is a WebSocket), stamped
     if (process.env.NODE_ENV === 'production') {
