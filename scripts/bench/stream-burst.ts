@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { startCountingProxy } from '../devnet/counting-proxy'
@@ -40,6 +41,10 @@ export type BurstRow = {
   /** Over the same time, system-wide: SYNs dropped at a full listen queue, and SYNs sent again (tcpCounters). */
   listenOverflows: number
   synRetrans: number
+  /** Over the same time, system-wide: the share of CPU time the hypervisor gave to others (/proc/stat steal), %. */
+  stealPercent: number
+  /** How fast the machine ran just before the burst: a fixed piece of work (referenceWorkMs) timed in this process, ms. */
+  referenceMs: number
 }
 
 const ID = Buffer.from('\nid: ')
@@ -101,6 +106,27 @@ export function tcpCounters(): { listenOverflows: number; synRetrans: number } {
   return { listenOverflows: get('ListenOverflows'), synRetrans: get('TCPSynRetrans') }
 }
 
+/** The machine's CPU time so far, all cores (/proc/stat, ticks): in all, and stolen by the hypervisor. */
+export function machineCpu(): { total: number; steal: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number)
+  return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 }
+}
+
+/**
+ * The time a fixed piece of work takes here now (3,000 SHA-256 digests of 64 KiB, best of 3), ms: the same build's
+ * bursts differ by half their CPU from run to run on this shared machine, and this says how fast it ran at the time.
+ */
+export function referenceWorkMs(): number {
+  const data = Buffer.alloc(64 * 1024, 7)
+  let best = Infinity
+  for (let round = 0; round < 3; round++) {
+    const t = performance.now()
+    for (let i = 0; i < 3_000; i++) createHash('sha256').update(data).digest()
+    best = Math.min(best, performance.now() - t)
+  }
+  return best
+}
+
 /** API_KEYS of `n` keys (`k0`…), and the Basic header of each. */
 export function benchKeys(n: number): { setting: string; headers: string[] } {
   const keys = Array.from({ length: n }, (_, i) => ({ key: `k${i}`, secret: `bench-burst-secret-${i}-0123456789` }))
@@ -134,8 +160,10 @@ export async function burst(
   const path = `/networks/${o.chainId}/stream`
   const subs: Sub[] = []
   const pid = service.process.pid!
+  const referenceMs = referenceWorkMs()
   const cpu0 = cpuSecondsOf(pid)
   const tcp0 = tcpCounters()
+  const machine0 = machineCpu()
   const t0 = performance.now()
   for (let i = 0; i < o.subscribers; i += o.perBatch) {
     const wait = t0 + (i / o.perBatch) * o.everyMs - performance.now()
@@ -149,6 +177,7 @@ export async function burst(
     await sleep(100)
   const cpuSeconds = cpuSecondsOf(pid) - cpu0
   const tcp1 = tcpCounters()
+  const machine1 = machineCpu()
   // what the deadline found: later answers still count for the blocks, not here
   const silent = subs.filter((s) => s.statusAt === undefined || s.statusAt - s.start > o.statusDeadlineMs).length
   // the blocks after the burst: every subscriber should get each one
@@ -173,6 +202,8 @@ export async function burst(
     cpuSeconds,
     listenOverflows: tcp1.listenOverflows - tcp0.listenOverflows,
     synRetrans: tcp1.synRetrans - tcp0.synRetrans,
+    stealPercent: (100 * (machine1.steal - machine0.steal)) / Math.max(1, machine1.total - machine0.total),
+    referenceMs,
   }
 }
 
