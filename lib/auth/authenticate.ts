@@ -18,8 +18,11 @@ const state = processSingleton('authenticated-credentials', () => ({
   remembered: { setting: '', keys: new BoundedMap<string, string>(MAX_REMEMBERED), checking: new Map<string, Promise<string | null>>() },
 }))
 
-/** One string per credentials, whatever the scheme's case, the spaces or the base64 spelling. */
-const canonical = (c: BasicCredentials) => `${c.key}\0${c.secret}`
+/**
+ * One string per credentials, whatever the scheme's case, the spaces or the base64 spelling; two credentials never
+ * share one (the key holds no ':', parseBasicAuth splits at the first).
+ */
+const canonical = (c: BasicCredentials) => `${c.key}:${c.secret}`
 
 function rememberedFor(setting: string) {
   if (state.remembered.setting !== setting) state.remembered = { setting, keys: new BoundedMap(MAX_REMEMBERED), checking: new Map() }

@@ -50,6 +50,7 @@ const memo = processSingleton('identity-memo', () => ({
   verifying: new Map<string, Promise<string | null>>(),
 }))
 
+/** The memo of this material (emptied first when the material changed); read its maps before any await. */
 function memoFor(material: string) {
   if (memo.setting !== material)
     Object.assign(memo, { setting: material, signed: new Map(), verified: new Map(), signing: new Map(), verifying: new Map() })

@@ -125,11 +125,14 @@ describe('authenticate: the same credentials arriving together', () => {
     })
     expect(results).toEqual(Array.from({ length: 10 }, () => ({ ok: true, key: 'alice' })))
     expect(ten).toBe(one)
-    // a wrong secret sent alongside is checked by itself, and refused
+    // a wrong secret, and alice's secret under another key, sent alongside are checked by themselves, and refused
     const wrong = formatBasicAuth({ key: 'alice', secret: 'not-the-secret-of-alice' })
+    const otherKey = formatBasicAuth({ key: 'dave', secret: 'one-of-alice-16chars' })
     const setting = `${ALICE}, dave:one-of-dave-16charsxx`
-    expect(await Promise.all([authenticate(header, setting), authenticate(wrong, setting), authenticate(header, setting)])).toEqual([
+    const answers = await Promise.all([header, wrong, otherKey, header].map((h) => authenticate(h, setting)))
+    expect(answers).toEqual([
       { ok: true, key: 'alice' },
+      { ok: false, reason: 'invalid' },
       { ok: false, reason: 'invalid' },
       { ok: true, key: 'alice' },
     ])
