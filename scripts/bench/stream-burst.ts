@@ -36,8 +36,9 @@ export type BurstRow = {
   /** The node's blocks after the burst (`blocks` of them) and how many reached every subscriber. */
   blocksToAll: number
   blocks: number
-  /** Service CPU from the first connect to the last first event (or the deadline), s. */
+  /** Service CPU from the first connect to the last first event (or the deadline), s; and the kernel's part of it. */
   cpuSeconds: number
+  kernelSeconds: number
   /** Over the same time, system-wide: SYNs dropped at a full listen queue, and SYNs sent again (tcpCounters). */
   listenOverflows: number
   synRetrans: number
@@ -91,10 +92,10 @@ const spread = (xs: number[]) => ({
   max: xs.length ? xs.reduce((a, b) => Math.max(a, b)) : Number.NaN,
 })
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-/** utime + stime of a process, seconds (clock ticks of 1/100 s). */
-export function cpuSecondsOf(pid: number): number {
+/** utime + stime of a process (or stime alone: the kernel's part, its sockets' work), seconds (ticks of 1/100 s). */
+export function cpuSecondsOf(pid: number, part: 'all' | 'kernel' = 'all'): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
+  return ((part === 'all' ? Number(fields[11]) : 0) + Number(fields[12])) / 100
 }
 
 /** The kernel's TCP counters this bench reads (system-wide, /proc/net/netstat): SYNs dropped at a full listen queue, SYNs clients sent again. */
@@ -162,6 +163,7 @@ export async function burst(
   const pid = service.process.pid!
   const referenceMs = referenceWorkMs()
   const cpu0 = cpuSecondsOf(pid)
+  const kernel0 = cpuSecondsOf(pid, 'kernel')
   const tcp0 = tcpCounters()
   const machine0 = machineCpu()
   const t0 = performance.now()
@@ -176,6 +178,7 @@ export async function burst(
   while (performance.now() < deadline && subs.some((s) => s.status === undefined || (s.status === 200 && s.firstAt === undefined)))
     await sleep(100)
   const cpuSeconds = cpuSecondsOf(pid) - cpu0
+  const kernelSeconds = cpuSecondsOf(pid, 'kernel') - kernel0
   const tcp1 = tcpCounters()
   const machine1 = machineCpu()
   // what the deadline found: later answers still count for the blocks, not here
@@ -200,6 +203,7 @@ export async function burst(
     blocksToAll,
     blocks: o.blocks,
     cpuSeconds,
+    kernelSeconds,
     listenOverflows: tcp1.listenOverflows - tcp0.listenOverflows,
     synRetrans: tcp1.synRetrans - tcp0.synRetrans,
     stealPercent: (100 * (machine1.steal - machine0.steal)) / Math.max(1, machine1.total - machine0.total),
