@@ -114,8 +114,8 @@ export function machineCpu(): { total: number; steal: number } {
 }
 
 /**
- * The time a fixed piece of work takes here now (3,000 SHA-256 digests of 64 KiB, best of 3), ms: the same build's
- * bursts differ by half their CPU from run to run on this shared machine, and this says how fast it ran at the time.
+ * The time a fixed piece of work takes here now (3,000 SHA-256 digests of 64 KiB, best of 3), ms: how fast this process
+ * ran just before the burst. The same build's bursts differ by half their CPU from run to run on a shared machine.
  */
 export function referenceWorkMs(): number {
   const data = Buffer.alloc(64 * 1024, 7)
