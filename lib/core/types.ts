@@ -81,6 +81,11 @@ export type PendingPieces = {
    * leaving out states without user transactions (a block's first piece), which no newcomer could enter.
    */
   recentDemands?: string[]
+  /**
+   * What the recent full pieces demanded (wei, oldest first, at most CROWDED_DEMAND_PIECES), from the states the feed
+   * kept (two minutes of Base's pieces), gaps and calm pieces left out: what a burst that begins now would demand.
+   */
+  crowdedDemands?: string[]
 }
 
 /** A state of the pending block as the feed read it, and the last read that still found it (the pieces after it had room). */

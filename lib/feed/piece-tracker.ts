@@ -1,6 +1,6 @@
 import 'server-only'
 import type { FeeWindow, PendingPieces, SeenPiece } from '../core/types'
-import { gasPerPiece, pieceDemand, quietPieces } from '../core/fee-math/flashblocks'
+import { CROWDED_DEMAND_PIECES, crowdedDemandsOf, gasPerPiece, pieceDemand, quietPieces } from '../core/fee-math/flashblocks'
 import type { PendingBlockRead } from '../upstream/read-pending'
 
 /**
@@ -266,7 +266,11 @@ export class PieceTracker {
       newest: b.newest,
       readAt: b.readAt,
     }
-    return { ...view, recentDemands: this.recentDemands(view) }
+    return {
+      ...view,
+      recentDemands: this.recentDemands(view),
+      crowdedDemands: crowdedDemandsOf(this.history, view, CROWDED_DEMAND_PIECES, HISTORY_PIECES * this.cadenceMs),
+    }
   }
 
   /**

@@ -1,5 +1,5 @@
-import type { LevelEstimate, PendingPieces, Urgency } from '../types'
-import { IGNORE_TIP_WEI, inclusionTip, LEVEL_SETTINGS, type InclusionTarget } from './estimator'
+import type { LevelEstimate, PendingPieces, SeenPiece, Urgency } from '../types'
+import { IGNORE_TIP_WEI, inclusionTip, inclusionTipBlocks, LEVEL_SETTINGS, type InclusionTarget } from './estimator'
 import { maxOf } from './statistics'
 
 /**
@@ -11,6 +11,14 @@ import { maxOf } from './statistics'
 
 /** A level's promise in pieces, as LEVEL_SETTINGS promises blocks: in within this many pieces. */
 export const LEVEL_PIECES: Record<Urgency, number> = { low: 6, medium: 3, high: 2 }
+
+/** The recent full pieces' demands a view carries (crowdedDemands): as many as high's 99% quantile over runs of 2 needs. */
+export const CROWDED_DEMAND_PIECES = inclusionTipBlocks(
+  { targetInclusion: LEVEL_SETTINGS.high.targetInclusion, waitBlocks: LEVEL_PIECES.high },
+  1,
+  0,
+  Infinity,
+)
 
 /** The default transaction the levels are sized for (a transfer's gas). */
 const TRANSFER_GAS = 21_000n
@@ -119,15 +127,39 @@ export function piecesCrowded(p: PendingPieces): boolean {
 }
 
 /**
+ * The least tip (wei) of a high promise, room or not: a burst can fill the next pieces unannounced, so the target's
+ * inclusionTip over what the recent full pieces demanded (crowdedDemands); the floor when none was full.
+ */
+function highFloorTip(p: PendingPieces, floorTip: bigint, target: InclusionTarget): bigint {
+  const crowded = (p.crowdedDemands ?? []).map(BigInt)
+  return crowded.length ? maxOf(inclusionTip(crowded, target), floorTip) : floorTip
+}
+
+/**
+ * The demands of the full states among `seen` and `view` (oldest first, `view`'s last): at most `max` of the newest,
+ * none read more than `maxAgeMs` before `view`.
+ */
+export function crowdedDemandsOf(seen: readonly SeenPiece[], view: PendingPieces, max: number, maxAgeMs: number): string[] {
+  const out: string[] = []
+  for (let i = seen.length; i >= 0 && out.length < max; i--) {
+    const v = i === seen.length ? view : seen[i]!.view
+    if (view.readAt - v.readAt > maxAgeMs) break
+    if (v.newest.length && piecesFull(v)) out.push(String(pieceDemand(v, 0n)))
+  }
+  return out.reverse()
+}
+
+/**
  * A tip (wei) that gets in within `target.waitBlocks` pieces as often as `target.targetInclusion` while the pieces are
  * crowded: nextPieceTip (a block's first piece: the last piece's demand + 1), and at least the estimator's inclusionTip
  * over the recent pieces' demands (a burst whose lowest tip moves from piece to piece beats a tip made on the newest
- * piece alone). The floor while they have room.
+ * piece alone). The floor while they have room; for a high promise, highFloorTip in place of the floor.
  */
 export function pieceTip(p: PendingPieces, floorTip: bigint, target: InclusionTarget, high: boolean): bigint {
-  if (!piecesCrowded(p)) return floorTip
+  const floor = high ? highFloorTip(p, floorTip, target) : floorTip
+  if (!piecesCrowded(p)) return floor
   const recent = (p.recentDemands ?? []).map(BigInt)
-  const next = piecesFull(p) ? nextPieceTip(p, floorTip, high) : maxOf(recent.at(-1)! + 1n, floorTip)
+  const next = piecesFull(p) ? nextPieceTip(p, floor, high) : maxOf(recent.at(-1)! + 1n, floor)
   return recent.length ? maxOf(next, inclusionTip(recent, target)) : next
 }
 
@@ -150,8 +182,8 @@ export function pieceWaits(
 /**
  * The levels on a flashblocks chain, from the levels of the sealed blocks: while the pieces are full every tip beats
  * the newest piece's marginal tip (high: also the tip that held its first three quarters) and is at least the level's
- * inclusionTip over the recent pieces (pieceTip); while they have room, the chain's
- * floor, so a burst the sealed blocks still show is forgotten as soon as the pieces have room again. Each max fee
+ * inclusionTip over the recent pieces (pieceTip); while they have room, the chain's floor (high: what the recent full
+ * pieces demanded), so a burst the sealed blocks still show is forgotten as soon as the pieces have room again. Each max fee
  * keeps its headroom over the base fee; the waits are in pieces (pieceWaits). low ≤ medium ≤ high still holds.
  * `floorTip` null: a chain where tips buy nothing keeps its tips, only its waits change.
  */

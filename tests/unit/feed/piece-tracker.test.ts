@@ -137,6 +137,31 @@ describe('PieceTracker', () => {
     for (const d of view.recentDemands!) expect((BigInt(d) - 1_000_000n) % 3n).toBe(0n)
   })
 
+  test('behavior: a view in calm still carries the demands of the last full pieces, within the states kept, while its recent demands are 0', async () => {
+    // full pieces (each at its budget j · 6M, lowest tip 1_000_000 + 3(j − 1)) until 12 s in, room after
+    const fullUntil = T0 + 12_000
+    const node: Node['pendingAt'] = (t) => {
+      const j = Math.floor(((t - T0) % BLOCK_MS) / 200)
+      const r = read(head(t) + 1, 3 * j, t)
+      return t < fullUntil ? { ...r, gasUsed: String(j * 6_000_000) } : r
+    }
+    const { tracker } = track(node)
+    await vi.advanceTimersByTimeAsync(20_000)
+    const window = { headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS } as Parameters<typeof tracker.overlay>[0]
+    const calm = tracker.overlay(window).pending!
+    expect(calm.recentDemands!.every((d) => d === '0')).toBe(true)
+    const crowded = tracker
+      .seen()
+      .filter((s) => s.view.readAt < fullUntil && s.view.newest.length)
+      .map((s) => String(1_000_000 + 3 * (s.view.piece - 1)))
+    // the full pieces followed after the probe: more than the 20 recent demands a view carries
+    expect(crowded.length).toBeGreaterThan(20)
+    expect(calm.crowdedDemands).toEqual(crowded)
+    // none older than the states kept (600 pieces: two minutes here): after them, the view forgets the burst
+    await vi.advanceTimersByTimeAsync(121_000)
+    expect(tracker.overlay({ ...window, headNumber: head(Date.now()) }).pending!.crowdedDemands).toEqual([])
+  })
+
   test('behavior: a probe whose reads came too slow to see the pieces decides nothing; the next, soon after, measures them', async () => {
     // for the first 8 s every read takes 700 ms (a busy machine): three reads a block, which would read as 3 pieces
     const { tracker } = track(pieced(200), 0, { untilMs: 8_000, readMs: 700 })

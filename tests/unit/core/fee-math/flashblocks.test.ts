@@ -12,11 +12,12 @@ import {
   pieceTip,
   piecesCrowded,
   quietPieces,
+  crowdedDemandsOf,
 } from '@/lib/core/fee-math/flashblocks'
 import { inclusionTip, LEVEL_SETTINGS } from '@/lib/core/fee-math/estimator'
 import { piecedLevels, windowLevels } from '@/lib/core/fee-math/chain-levels'
 import { chainFeePolicy } from '@/lib/core/chain-rules/chain-policy'
-import type { FeeWindow, LevelEstimate, PendingPieces, Urgency } from '@/lib/core/types'
+import type { FeeWindow, LevelEstimate, PendingPieces, SeenPiece, Urgency } from '@/lib/core/types'
 
 /** Base's shape: 10 pieces of a 2-s block, 200 ms apart, a 400M gas limit (docs.base.org transaction ordering). */
 const pending = (over: Partial<PendingPieces> = {}): PendingPieces => ({
@@ -126,6 +127,25 @@ describe('pieceLevels', () => {
     expect(out.low.maxWaitTimeMs).toBe(1_200)
   })
 
+  test('behavior: room after full pieces: low and medium at the floor; high at its inclusion quantile of what the full pieces demanded, a burst may begin at the next piece', () => {
+    const crowdedDemands = ['3000000', '2000000', '4000000', '2000000', '5000000', '1000000', '3000000']
+    const out = pieceLevels(sealed(burstTips), pending({ gasUsed: '1000000', crowdedDemands }), 1_000_000n)
+    expect(out.low.maxPriorityFeePerGas).toBe(1_000_000n)
+    expect(out.medium.maxPriorityFeePerGas).toBe(1_000_000n)
+    const high = inclusionTip(crowdedDemands.map(BigInt), { targetInclusion: 0.99, waitBlocks: LEVEL_PIECES.high })
+    // two pieces in a row: the runs' minima 2, 2, 2, 2, 1, 1 (mgwei); at least two above the quantile
+    expect(high).toBe(2_000_000n)
+    expect(out.high.maxPriorityFeePerGas).toBe(high)
+    expect(out.high.maxFeePerGas - out.high.maxPriorityFeePerGas).toBe(sealed(burstTips).high.maxFeePerGas - burstTips.high)
+    // never below the floor; the ladder's high confidences alike, its low ones at the floor
+    expect(pieceLevels(sealed(burstTips), pending({ gasUsed: '1000000', crowdedDemands }), 9_000_000n).high.maxPriorityFeePerGas).toBe(
+      9_000_000n,
+    )
+    const p = pending({ gasUsed: '1000000', crowdedDemands })
+    expect(pieceTip(p, 1_000_000n, { targetInclusion: 0.99, waitBlocks: 1 }, true)).toBe(3_000_000n)
+    expect(pieceTip(p, 1_000_000n, { targetInclusion: 0.5, waitBlocks: 1 }, false)).toBe(1_000_000n)
+  })
+
   test('behavior: full pieces whose lowest tips moved: each level at least its inclusion quantile of the recent pieces (estimator inclusionTip)', () => {
     // the newest piece's marginal is 40 mgwei, but of the last ten pieces' demands every other one was 70 mgwei
     const recentDemands = Array.from({ length: 10 }, (_, i) => String((i % 2 ? 70 : 30) * 1_000_000))
@@ -149,12 +169,34 @@ describe('pieceLevels', () => {
     const calm = pending({ piece: 1, gasUsed: '45000', newest: [], recentDemands: ['50000000', '0'] })
     expect(piecesCrowded(calm)).toBe(false)
     expect(pieceLevels(sealed(burstTips), calm, 1_000_000n).high.maxPriorityFeePerGas).toBe(1_000_000n)
+    // high, there too, at least its quantile of what the recent full pieces demanded
+    const crowdedDemands = Array.from({ length: 30 }, (_, i) => String((50 + (i % 7) * 5) * 1_000_000))
+    const high = inclusionTip(crowdedDemands.map(BigInt), { targetInclusion: 0.99, waitBlocks: LEVEL_PIECES.high })
+    expect(high).toBeGreaterThan(60_000_001n)
+    const insured = pieceLevels(sealed(burstTips), { ...opening, crowdedDemands }, 1_000_000n)
+    expect(insured.high.maxPriorityFeePerGas).toBe(high)
+    expect(insured.medium.maxPriorityFeePerGas).toBe(60_000_001n)
   })
 
   test('behavior: a chain where tips buy nothing keeps its tips; only the waits are in pieces', () => {
     const levels = sealed({ low: 0n, medium: 0n, high: 0n })
     const out = pieceLevels(levels, pending({ gasUsed: '120000000' }), null)
     expect(out.high).toEqual({ ...levels.high, minWaitTimeMs: 200, maxWaitTimeMs: 400 })
+  })
+})
+
+describe('crowdedDemandsOf', () => {
+  const seen = (readAt: number, full: boolean, lowest: number): SeenPiece => ({
+    view: pending({ readAt, gasUsed: full ? '120000000' : '1000000', newest: [{ tip: String(lowest), gas: '21000' }] }),
+    lastReadAt: readAt,
+  })
+  test('behavior: the full states’ demands, oldest first and the view’s last; at most `max`, none older than `maxAgeMs`', () => {
+    const history = [seen(0, true, 7), seen(200, true, 8), seen(400, false, 9), seen(600, true, 10)]
+    const view = seen(800, true, 11).view
+    expect(crowdedDemandsOf(history, view, 10, 60_000)).toEqual(['7', '8', '10', '11'])
+    expect(crowdedDemandsOf(history, view, 2, 60_000)).toEqual(['10', '11'])
+    expect(crowdedDemandsOf(history, view, 10, 600)).toEqual(['8', '10', '11'])
+    expect(crowdedDemandsOf(history, seen(800, false, 11).view, 10, 60_000)).toEqual(['7', '8', '10'])
   })
 })
 
