@@ -121,7 +121,8 @@ describe('flashblocks', () => {
       'an answer back down: low and medium at the floor, high below every burst transaction',
       30_000,
     )
-    expect(tipsOf(calm)[2]).toBeGreaterThanOrEqual(FLOOR)
+    // the full pieces took transfers at 0.001–0.005 gwei last: high stays above the floor
+    expect(tipsOf(calm)[2]).toBeGreaterThan(FLOOR)
     // the sealed blocks the answer was made from still hold the burst's transactions: it did not wait for them to forget it
     const recent = pieced.sealed().filter((b) => b.number <= Number(calm.headers.get('x-block-number')))
     expect(recent.slice(-20).some((b) => b.pieces.some((x) => x.txs.some((t) => t.gas === 1_000_000)))).toBe(true)
