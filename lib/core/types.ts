@@ -83,7 +83,7 @@ export type PendingPieces = {
   recentDemands?: string[]
   /**
    * What the recent full pieces demanded (wei, oldest first, at most CROWDED_DEMAND_PIECES), from the states the feed
-   * kept (two minutes of Base's pieces), gaps and calm pieces left out: what a burst that begins now would demand.
+   * kept (two minutes of Base's pieces), gaps and calm pieces left out: what the recent bursts demanded.
    */
   crowdedDemands?: string[]
 }

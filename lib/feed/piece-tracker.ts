@@ -1,6 +1,7 @@
 import 'server-only'
 import type { FeeWindow, PendingPieces, SeenPiece } from '../core/types'
-import { CROWDED_DEMAND_PIECES, crowdedDemandsOf, gasPerPiece, pieceDemand, quietPieces } from '../core/fee-math/flashblocks'
+import { CROWDED_DEMAND_PIECES, crowdedAfter, gasPerPiece, pieceDemand, quietPieces } from '../core/fee-math/flashblocks'
+import type { CrowdedDemand } from '../core/fee-math/flashblocks'
 import type { PendingBlockRead } from '../upstream/read-pending'
 
 /**
@@ -134,6 +135,8 @@ export class PieceTracker {
   }
 
   private currentView?: PendingPieces
+  /** The full states' demands the views carry (crowdedAfter), kept as each state is followed. */
+  private crowded: CrowdedDemand[] = []
 
   private view(headNumber: number): PendingPieces | undefined {
     const v = this.currentView
@@ -250,6 +253,7 @@ export class PieceTracker {
     this.parts.onPiece()
   }
 
+  /** A new state's view (a full one joins the crowded demands). */
   private viewOf(b: BlockSeen): PendingPieces {
     const partial = { gasLimit: b.gasLimit, pieces: this.pieces }
     const perPiece = gasPerPiece(partial)
@@ -266,11 +270,8 @@ export class PieceTracker {
       newest: b.newest,
       readAt: b.readAt,
     }
-    return {
-      ...view,
-      recentDemands: this.recentDemands(view),
-      crowdedDemands: crowdedDemandsOf(this.history, view, CROWDED_DEMAND_PIECES, HISTORY_PIECES * this.cadenceMs),
-    }
+    this.crowded = crowdedAfter(this.crowded, view, CROWDED_DEMAND_PIECES, HISTORY_PIECES * this.cadenceMs)
+    return { ...view, recentDemands: this.recentDemands(view), crowdedDemands: this.crowded.map((c) => c.demand) }
   }
 
   /**
@@ -331,7 +332,7 @@ export class PieceTracker {
     this.flatBlocks = 0
     this.latestReads = 0
     this.probeAfter = this.now() + standsMs
-    if (mode === 'none') [this.currentView, this.history.length] = [undefined, 0]
+    if (mode === 'none') [this.currentView, this.history.length, this.crowded] = [undefined, 0, []]
   }
 }
 

@@ -1,4 +1,4 @@
-import type { LevelEstimate, PendingPieces, SeenPiece, Urgency } from '../types'
+import type { LevelEstimate, PendingPieces, Urgency } from '../types'
 import { IGNORE_TIP_WEI, inclusionTip, inclusionTipBlocks, LEVEL_SETTINGS, type InclusionTarget } from './estimator'
 import { maxOf } from './statistics'
 
@@ -127,26 +127,25 @@ export function piecesCrowded(p: PendingPieces): boolean {
 }
 
 /**
- * The least tip (wei) of a high promise, room or not: a burst can fill the next pieces unannounced, so the target's
- * inclusionTip over what the recent full pieces demanded (crowdedDemands); the floor when none was full.
+ * The least tip (wei) of a high promise, room or not: a burst can fill the next pieces unannounced, so it beats the
+ * target's inclusionTip over what the recent full pieces demanded (crowdedDemands); the floor when none was full.
  */
 function highFloorTip(p: PendingPieces, floorTip: bigint, target: InclusionTarget): bigint {
   const crowded = (p.crowdedDemands ?? []).map(BigInt)
-  return crowded.length ? maxOf(inclusionTip(crowded, target), floorTip) : floorTip
+  return crowded.length ? maxOf(inclusionTip(crowded, target) + 1n, floorTip) : floorTip
 }
 
+/** A full state's demand (pieceDemand, wei) and when it was read. */
+export type CrowdedDemand = { readAt: number; demand: string }
+
 /**
- * The demands of the full states among `seen` and `view` (oldest first, `view`'s last): at most `max` of the newest,
- * none read more than `maxAgeMs` before `view`.
+ * The full states' demands once `view` is followed (oldest first, `view`'s last when it is full): `before`'s and
+ * `view`'s, at most `max` of the newest, none read more than `maxAgeMs` before `view`.
  */
-export function crowdedDemandsOf(seen: readonly SeenPiece[], view: PendingPieces, max: number, maxAgeMs: number): string[] {
-  const out: string[] = []
-  for (let i = seen.length; i >= 0 && out.length < max; i--) {
-    const v = i === seen.length ? view : seen[i]!.view
-    if (view.readAt - v.readAt > maxAgeMs) break
-    if (v.newest.length && piecesFull(v)) out.push(String(pieceDemand(v, 0n)))
-  }
-  return out.reverse()
+export function crowdedAfter(before: readonly CrowdedDemand[], view: PendingPieces, max: number, maxAgeMs: number): CrowdedDemand[] {
+  const kept = before.filter((c) => view.readAt - c.readAt <= maxAgeMs)
+  if (view.newest.length && piecesFull(view)) kept.push({ readAt: view.readAt, demand: String(pieceDemand(view, 0n)) })
+  return kept.slice(-max)
 }
 
 /**
@@ -182,8 +181,9 @@ export function pieceWaits(
 /**
  * The levels on a flashblocks chain, from the levels of the sealed blocks: while the pieces are full every tip beats
  * the newest piece's marginal tip (high: also the tip that held its first three quarters) and is at least the level's
- * inclusionTip over the recent pieces (pieceTip); while they have room, the chain's floor (high: what the recent full
- * pieces demanded), so a burst the sealed blocks still show is forgotten as soon as the pieces have room again. Each max fee
+ * inclusionTip over the recent pieces (pieceTip); while they have room, low and medium are the chain's floor, so a
+ * burst the sealed blocks still show is forgotten as soon as the pieces have room again, and high beats what the recent
+ * full pieces demanded (a real burst's lowest tips keep it up for as long as they are kept). Each max fee
  * keeps its headroom over the base fee; the waits are in pieces (pieceWaits). low ≤ medium ≤ high still holds.
  * `floorTip` null: a chain where tips buy nothing keeps its tips, only its waits change.
  */

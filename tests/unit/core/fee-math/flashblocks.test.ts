@@ -12,12 +12,14 @@ import {
   pieceTip,
   piecesCrowded,
   quietPieces,
-  crowdedDemandsOf,
+  crowdedAfter,
 } from '@/lib/core/fee-math/flashblocks'
 import { inclusionTip, LEVEL_SETTINGS } from '@/lib/core/fee-math/estimator'
 import { piecedLevels, windowLevels } from '@/lib/core/fee-math/chain-levels'
+import { confidencePrices } from '@/lib/core/fee-math/confidence'
+import { toFeeData } from '@/lib/core/fee-math/fee-data'
 import { chainFeePolicy } from '@/lib/core/chain-rules/chain-policy'
-import type { FeeWindow, LevelEstimate, PendingPieces, SeenPiece, Urgency } from '@/lib/core/types'
+import type { FeeWindow, LevelEstimate, PendingPieces, Urgency } from '@/lib/core/types'
 
 /** Base's shape: 10 pieces of a 2-s block, 200 ms apart, a 400M gas limit (docs.base.org transaction ordering). */
 const pending = (over: Partial<PendingPieces> = {}): PendingPieces => ({
@@ -127,7 +129,7 @@ describe('pieceLevels', () => {
     expect(out.low.maxWaitTimeMs).toBe(1_200)
   })
 
-  test('behavior: room after full pieces: low and medium at the floor; high at its inclusion quantile of what the full pieces demanded, a burst may begin at the next piece', () => {
+  test('behavior: room after full pieces: low and medium at the floor; high beats its inclusion quantile of what the full pieces demanded, a burst may begin at the next piece', () => {
     const crowdedDemands = ['3000000', '2000000', '4000000', '2000000', '5000000', '1000000', '3000000']
     const out = pieceLevels(sealed(burstTips), pending({ gasUsed: '1000000', crowdedDemands }), 1_000_000n)
     expect(out.low.maxPriorityFeePerGas).toBe(1_000_000n)
@@ -135,14 +137,14 @@ describe('pieceLevels', () => {
     const high = inclusionTip(crowdedDemands.map(BigInt), { targetInclusion: 0.99, waitBlocks: LEVEL_PIECES.high })
     // two pieces in a row: the runs' minima 2, 2, 2, 2, 1, 1 (mgwei); at least two above the quantile
     expect(high).toBe(2_000_000n)
-    expect(out.high.maxPriorityFeePerGas).toBe(high)
+    expect(out.high.maxPriorityFeePerGas).toBe(high + 1n)
     expect(out.high.maxFeePerGas - out.high.maxPriorityFeePerGas).toBe(sealed(burstTips).high.maxFeePerGas - burstTips.high)
     // never below the floor; the ladder's high confidences alike, its low ones at the floor
     expect(pieceLevels(sealed(burstTips), pending({ gasUsed: '1000000', crowdedDemands }), 9_000_000n).high.maxPriorityFeePerGas).toBe(
       9_000_000n,
     )
     const p = pending({ gasUsed: '1000000', crowdedDemands })
-    expect(pieceTip(p, 1_000_000n, { targetInclusion: 0.99, waitBlocks: 1 }, true)).toBe(3_000_000n)
+    expect(pieceTip(p, 1_000_000n, { targetInclusion: 0.99, waitBlocks: 1 }, true)).toBe(3_000_001n)
     expect(pieceTip(p, 1_000_000n, { targetInclusion: 0.5, waitBlocks: 1 }, false)).toBe(1_000_000n)
   })
 
@@ -169,12 +171,12 @@ describe('pieceLevels', () => {
     const calm = pending({ piece: 1, gasUsed: '45000', newest: [], recentDemands: ['50000000', '0'] })
     expect(piecesCrowded(calm)).toBe(false)
     expect(pieceLevels(sealed(burstTips), calm, 1_000_000n).high.maxPriorityFeePerGas).toBe(1_000_000n)
-    // high, there too, at least its quantile of what the recent full pieces demanded
+    // high, there too, beats its quantile of what the recent full pieces demanded
     const crowdedDemands = Array.from({ length: 30 }, (_, i) => String((50 + (i % 7) * 5) * 1_000_000))
     const high = inclusionTip(crowdedDemands.map(BigInt), { targetInclusion: 0.99, waitBlocks: LEVEL_PIECES.high })
     expect(high).toBeGreaterThan(60_000_001n)
     const insured = pieceLevels(sealed(burstTips), { ...opening, crowdedDemands }, 1_000_000n)
-    expect(insured.high.maxPriorityFeePerGas).toBe(high)
+    expect(insured.high.maxPriorityFeePerGas).toBe(high + 1n)
     expect(insured.medium.maxPriorityFeePerGas).toBe(60_000_001n)
   })
 
@@ -185,18 +187,19 @@ describe('pieceLevels', () => {
   })
 })
 
-describe('crowdedDemandsOf', () => {
-  const seen = (readAt: number, full: boolean, lowest: number): SeenPiece => ({
-    view: pending({ readAt, gasUsed: full ? '120000000' : '1000000', newest: [{ tip: String(lowest), gas: '21000' }] }),
-    lastReadAt: readAt,
-  })
-  test('behavior: the full states’ demands, oldest first and the view’s last; at most `max`, none older than `maxAgeMs`', () => {
-    const history = [seen(0, true, 7), seen(200, true, 8), seen(400, false, 9), seen(600, true, 10)]
-    const view = seen(800, true, 11).view
-    expect(crowdedDemandsOf(history, view, 10, 60_000)).toEqual(['7', '8', '10', '11'])
-    expect(crowdedDemandsOf(history, view, 2, 60_000)).toEqual(['10', '11'])
-    expect(crowdedDemandsOf(history, view, 10, 600)).toEqual(['8', '10', '11'])
-    expect(crowdedDemandsOf(history, seen(800, false, 11).view, 10, 60_000)).toEqual(['7', '8', '10'])
+describe('crowdedAfter', () => {
+  const state = (readAt: number, full: boolean, lowest: number) =>
+    pending({ readAt, gasUsed: full ? '120000000' : '1000000', newest: [{ tip: String(lowest), gas: '21000' }] })
+  const follow = (views: PendingPieces[], max: number, maxAgeMs: number) =>
+    views.reduce((kept, v) => crowdedAfter(kept, v, max, maxAgeMs), [] as { readAt: number; demand: string }[]).map((c) => c.demand)
+  const states = [state(0, true, 7), state(200, true, 8), state(400, false, 9), state(600, true, 10), state(800, true, 11)]
+  test('behavior: the full states’ demands, oldest first and the newest last; at most `max`, none older than `maxAgeMs`', () => {
+    expect(follow(states, 10, 60_000)).toEqual(['7', '8', '10', '11'])
+    expect(follow(states, 2, 60_000)).toEqual(['10', '11'])
+    expect(follow(states, 10, 600)).toEqual(['8', '10', '11'])
+    // a state with room adds nothing, and a state read long after forgets them all
+    expect(follow([...states.slice(0, 4), state(800, false, 11)], 10, 60_000)).toEqual(['7', '8', '10'])
+    expect(follow([...states, state(70_000, false, 1)], 10, 60_000)).toEqual([])
   })
 })
 
@@ -229,6 +232,14 @@ describe('windowLevels', () => {
     const out = windowLevels(window(pending()), policy)
     expect(out.high.maxPriorityFeePerGas).toBe(policy.minSuggestedPriorityFeeWei)
     expect(out.high).toMatchObject({ minWaitTimeMs: 200, maxWaitTimeMs: 400 })
+  })
+
+  test('behavior: the Blocknative ladder with room after full pieces: 90% and up beat their quantile of the full pieces’ demands, below 90% the floor', () => {
+    const crowdedDemands = Array.from({ length: 40 }, (_, i) => String((2 + (i % 5)) * 1_000_000))
+    const ladder = confidencePrices(toFeeData(window(pending({ crowdedDemands }))), policy, [99, 90, 80])
+    const quantile = (c: number) => inclusionTip(crowdedDemands.map(BigInt), { targetInclusion: c / 100, waitBlocks: 1 })
+    expect(ladder.map((l) => l.maxPriorityFeePerGas)).toEqual([quantile(99) + 1n, quantile(90) + 1n, policy.minSuggestedPriorityFeeWei])
+    expect(quantile(99)).toBeGreaterThan(policy.minSuggestedPriorityFeeWei)
   })
 
   test('behavior: piecedLevels gives each piece what windowLevels answers with that piece laid over', () => {
