@@ -82,8 +82,8 @@ export type PendingPieces = {
    */
   recentDemands?: string[]
   /**
-   * What the recent full pieces demanded (wei, oldest first, at most CROWDED_DEMAND_PIECES), from the states the feed
-   * kept (two minutes of Base's pieces), gaps and calm pieces left out: what the recent bursts demanded.
+   * What the recent full pieces demanded (wei, oldest first, at most CROWDED_DEMAND_PIECES), of the states the feed
+   * followed in the last 600 pieces (two minutes of Base's), gaps and calm pieces left out: what the recent bursts demanded.
    */
   crowdedDemands?: string[]
 }

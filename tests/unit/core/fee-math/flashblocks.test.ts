@@ -13,6 +13,7 @@ import {
   piecesCrowded,
   quietPieces,
   crowdedAfter,
+  type CrowdedDemand,
 } from '@/lib/core/fee-math/flashblocks'
 import { inclusionTip, LEVEL_SETTINGS } from '@/lib/core/fee-math/estimator'
 import { piecedLevels, windowLevels } from '@/lib/core/fee-math/chain-levels'
@@ -191,7 +192,7 @@ describe('crowdedAfter', () => {
   const state = (readAt: number, full: boolean, lowest: number) =>
     pending({ readAt, gasUsed: full ? '120000000' : '1000000', newest: [{ tip: String(lowest), gas: '21000' }] })
   const follow = (views: PendingPieces[], max: number, maxAgeMs: number) =>
-    views.reduce((kept, v) => crowdedAfter(kept, v, max, maxAgeMs), [] as { readAt: number; demand: string }[]).map((c) => c.demand)
+    views.reduce((kept, v) => crowdedAfter(kept, v, max, maxAgeMs), [] as CrowdedDemand[]).map((c) => c.demand)
   const states = [state(0, true, 7), state(200, true, 8), state(400, false, 9), state(600, true, 10), state(800, true, 11)]
   test('behavior: the full states’ demands, oldest first and the newest last; at most `max`, none older than `maxAgeMs`', () => {
     expect(follow(states, 10, 60_000)).toEqual(['7', '8', '10', '11'])
