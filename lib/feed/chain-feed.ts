@@ -13,8 +13,8 @@ import { nextRead } from './read-timing/next-read'
 import { backoffMs, decide, headLagging, staleAt } from './rules'
 import type { LoadResult, WindowStore } from './window-store'
 import type { FeedSettings } from './feed-settings'
-import { PieceTracker } from './piece-tracker'
-import type { PendingBlockRead } from '../upstream/read-pending'
+import type { Pieces } from './piece-state'
+import type { FeedPieceHooks } from './piece-bridge'
 
 /** A window as served: whether it is stale (a read failed or is late, or the head lags) and until when it is fresh. */
 export type CachedFeeWindow = { window: FeedWindow; stale: boolean; freshUntil: number }
@@ -34,8 +34,8 @@ export type ChainFeedParts = {
   countSources?: boolean
   /** The read timing (lib/feed/read-timing/next-read.ts nextRead; another plan in tests of the ceiling). */
   plan?: typeof nextRead
-  /** The node's `pending` block (lib/upstream/read-pending.ts): a chain built in pieces is followed piece by piece. */
-  readPending?: () => Promise<PendingBlockRead>
+  /** Who follows the node's `pending` block (lib/feed/feeds.ts): a chain built in pieces is followed piece by piece. */
+  followPieces?: (hooks: FeedPieceHooks) => Pieces
 }
 
 /**
@@ -60,7 +60,7 @@ export class ChainFeed {
   private readonly listeners = new Set<() => void>()
   private timer?: { handle: ReturnType<typeof setTimeout>; at: number }
   /** The chain's pending pieces (Flashblocks), laid over the window served while current. */
-  readonly pieces?: PieceTracker
+  readonly pieces?: Pieces
 
   constructor(
     readonly chain: ChainConfig,
@@ -68,8 +68,13 @@ export class ChainFeed {
   ) {
     this.settings = parts.settings
     this.now = parts.now ?? (() => Date.now())
-    const [read, sealed, warm, onPiece] = [parts.readPending, () => this.held(), () => this.warm(), () => this.notify()]
-    if (read) this.pieces = new PieceTracker({ read, sealed, warm, onPiece, now: this.now })
+    this.pieces = parts.followPieces?.({
+      sealed: () => this.held(),
+      warm: () => this.warm(),
+      warmUntil: () => (this.listeners.size > 0 ? Number.POSITIVE_INFINITY : this.warmUntil),
+      onPiece: () => this.notify(),
+      now: this.now,
+    })
   }
 
   /** New settings (the configuration changed); the state is kept. */

@@ -7,6 +7,9 @@ import type { FeedWindow } from './feed-window'
 import { readFeeWindow } from '../upstream/read-fee-window'
 import { readPendingBlock } from '../upstream/read-pending'
 import { ChainFeed } from './chain-feed'
+import { RemotePieces, type FeedPieceHooks } from './piece-bridge'
+import { pieceThread } from './piece-thread'
+import { PieceTracker } from './piece-tracker'
 import type { FeedSettings } from './feed-settings'
 import { dataCacheLayer, layeredStore, redisLayer, type WindowLayer } from './window-store'
 
@@ -78,12 +81,22 @@ export function chainFeed(chain: ChainConfig, settings: FeedsSettings): ChainFee
     settings,
     store: layeredStore(layers),
     read: readFeeWindow,
-    readPending: () => readPendingBlock(chain.rpcUrls, settings.rpcTimeoutMs),
+    followPieces: (hooks) => followPieces(chain, settings.rpcTimeoutMs, hooks),
     behind,
     countSources: settings.sharedStore,
   })
   feeds.set(id, feed)
   return feed
+}
+
+/**
+ * Who reads a chain's pending pieces: in a Next server, a thread of their own (lib/feed/piece-thread.ts), so that
+ * requests queued on the server's event loop cannot delay a read past its piece; elsewhere (tests, scripts) this thread.
+ */
+function followPieces(chain: ChainConfig, timeoutMs: number, hooks: FeedPieceHooks) {
+  if (process.env.NEXT_RUNTIME === 'nodejs')
+    return new RemotePieces({ chainId: chain.id, rpcUrls: chain.rpcUrls, timeoutMs }, hooks, pieceThread())
+  return new PieceTracker({ ...hooks, read: () => readPendingBlock(chain.rpcUrls, timeoutMs) })
 }
 
 /** Per chain, the window this process holds (no read). */

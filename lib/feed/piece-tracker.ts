@@ -1,8 +1,9 @@
 import 'server-only'
-import type { FeeWindow, PendingPieces, SeenPiece } from '../core/types'
+import type { FeeWindow, PendingPieces } from '../core/types'
 import { CROWDED_DEMAND_PIECES, crowdedAfter, gasPerPiece, pieceDemand, quietPieces } from '../core/fee-math/flashblocks'
 import type { CrowdedDemand } from '../core/fee-math/flashblocks'
 import type { PendingBlockRead } from '../upstream/read-pending'
+import { HISTORY_PIECES, PieceState, type PieceEvent, type PieceMode, type Pieces } from './piece-state'
 
 /**
  * A chain's pending pieces (Flashblocks): whether its node's `pending` block is built in pieces, their cadence, and
@@ -10,7 +11,7 @@ import type { PendingBlockRead } from '../upstream/read-pending'
  */
 
 /** Only chains whose blocks come at least this often are probed: pieces split a block into sub-second parts. */
-const MAX_PROBED_INTERVAL_MS = 4_000
+export const MAX_PROBED_INTERVAL_MS = 4_000
 /** A probe reads `pending` this many times per block interval, over PROBE_INTERVALS intervals. */
 const PROBE_READS_PER_INTERVAL = 40
 const PROBE_INTERVALS = 3
@@ -27,10 +28,8 @@ const MIN_STEP_SPACINGS = 2.5
 const MIN_STATES_PER_BLOCK = 3
 /** Blocks of a probe that must look built in pieces. */
 const MIN_PIECED_BLOCKS = 2
-/** A view older than this many pieces is not served (the reads failed or stopped). */
+/** Reads more than this many pieces apart do not join one run of recent demands. */
 const VIEW_MAX_PIECES = 3
-/** The states of the pending block kept for the accuracy per piece: two minutes of Base's 200-ms pieces. */
-const HISTORY_PIECES = 600
 /** The recent pieces whose demands a view carries (pieceTip's quantile): four seconds of Base's 200-ms pieces. */
 const RECENT_DEMAND_PIECES = 20
 /** Blocks in a row without growth within them end the flashblocks verdict. */
@@ -45,6 +44,8 @@ export type PieceTrackerParts = {
   /** Called when a newer piece is seen. */
   onPiece: () => void
   now?: () => number
+  /** Told each event as it is taken (the worker passes them to the feed's thread: lib/feed/piece-worker.ts). */
+  emit?: (event: PieceEvent) => void
 }
 
 type BlockSeen = {
@@ -75,8 +76,8 @@ function middleMean(xs: readonly number[]): number {
 /** Whether `next` extends `prev`'s transactions, in order. */
 const extendsPrefix = (prev: readonly string[], next: readonly string[]) => prev.every((h, i) => next[i] === h)
 
-export class PieceTracker {
-  private mode: 'unknown' | 'probing' | 'flashblocks' | 'none' = 'unknown'
+export class PieceTracker implements Pieces {
+  private mode: PieceMode = 'unknown'
   private probeAfter = 0
   private probe?: Probe
   private retries = 0
@@ -91,39 +92,31 @@ export class PieceTracker {
   private missed = false
   private timer?: ReturnType<typeof setTimeout>
   private reading = false
-  private overlaid?: { window: FeeWindow; view: PendingPieces; merged: FeeWindow }
-  private readonly history: SeenPiece[] = []
   private readonly now: () => number
+  /** What the reads found, as served (the same events go to parts.emit). */
+  private readonly state: PieceState
 
   constructor(private readonly parts: PieceTrackerParts) {
     this.now = parts.now ?? (() => Date.now())
+    this.state = new PieceState(this.now)
   }
 
-  /** Whether the chain was found to build its blocks in pieces. */
   get flashblocks(): boolean {
-    return this.mode === 'flashblocks'
+    return this.state.flashblocks
   }
 
-  /** The window with the newest piece laid over it (FeeWindow.pending) while that is current; the same object per piece. */
   overlay<W extends FeeWindow>(window: W): W {
-    const view = this.view(window.headNumber)
-    if (!view) return window
-    if (this.overlaid?.window !== window || this.overlaid.view !== view)
-      this.overlaid = { window, view, merged: { ...window, pending: view } }
-    return this.overlaid.merged as W
+    return this.state.overlay(window)
   }
 
-  /** The states of the pending block followed (not the probe's), oldest first, at most HISTORY_PIECES. */
-  seen(): readonly SeenPiece[] {
-    return this.history
+  seen() {
+    return this.state.seen()
   }
 
-  /** The sealed window under a window overlay() returned (itself when not overlaid). */
   sealedOf<W extends FeeWindow>(window: W): W {
-    return this.overlaid?.merged === window ? (this.overlaid.window as W) : window
+    return this.state.sealedOf(window)
   }
 
-  /** Starts reading when the chain is warm and a read is due (called on demand and on each new window). */
   wake(): void {
     if (this.timer || this.reading || !this.parts.warm()) return
     this.schedule(this.nextAt())
@@ -134,15 +127,17 @@ export class PieceTracker {
     this.timer = undefined
   }
 
-  private currentView?: PendingPieces
   /** The full states' demands the views carry (crowdedAfter), kept as each state is followed. */
   private crowded: CrowdedDemand[] = []
 
-  private view(headNumber: number): PendingPieces | undefined {
-    const v = this.currentView
-    // the pieces of a block that just sealed stand until the next block's first piece is read
-    if (this.mode !== 'flashblocks' || !v || v.blockNumber < headNumber) return undefined
-    return this.now() - v.readAt <= VIEW_MAX_PIECES * v.cadenceMs ? v : undefined
+  private emit(event: PieceEvent): void {
+    this.state.apply(event)
+    this.parts.emit?.(event)
+  }
+
+  private setMode(mode: PieceMode): void {
+    this.mode = mode
+    this.emit({ kind: 'mode', mode })
   }
 
   /** When the next read is due: the probe's spacing, the next piece on the measured grid, or none (undefined). */
@@ -159,7 +154,7 @@ export class PieceTracker {
       return this.phaseMs + k * c + c / 16
     }
     if (!sealed || sealed.blockIntervalMs > MAX_PROBED_INTERVAL_MS || now < this.probeAfter) return undefined
-    this.mode = 'probing'
+    this.setMode('probing')
     const spacingMs = Math.max(10, sealed.blockIntervalMs / PROBE_READS_PER_INTERVAL)
     this.probe = { until: now + PROBE_INTERVALS * sealed.blockIntervalMs, spacingMs, blocks: new Map(), reads: 0 }
     this.block = undefined
@@ -225,9 +220,7 @@ export class PieceTracker {
     if (!grew) {
       // a second look that also found nothing waits for the next piece on the grid
       this.missed = !this.missed
-      if (this.currentView) this.currentView = { ...this.currentView, readAt: at }
-      const last = this.history.at(-1)
-      if (last?.view.blockNumber === read.number) last.lastReadAt = at
+      this.emit({ kind: 'unchanged', blockNumber: read.number, at })
       return
     }
     const added = extendsPrefix(prev.hashes, hashes) ? read.txs.slice(prev.hashes.length) : read.txs
@@ -247,9 +240,7 @@ export class PieceTracker {
     // a piece the grid's look missed and the half-step look found came between them: the grid moves there
     if (this.missed) this.phaseMs = (at - this.cadenceMs / 4) % this.cadenceMs
     this.missed = false
-    this.currentView = this.viewOf(this.block)
-    this.history.push({ view: this.currentView, lastReadAt: at })
-    if (this.history.length > HISTORY_PIECES) this.history.splice(0, this.history.length - HISTORY_PIECES)
+    this.emit({ kind: 'piece', view: this.viewOf(this.block), at })
     this.parts.onPiece()
   }
 
@@ -282,9 +273,10 @@ export class PieceTracker {
   private recentDemands(view: PendingPieces): string[] {
     const demandOf = (v: PendingPieces) => (v.newest.length ? [pieceDemand(v, 0n)] : [])
     const out = demandOf(view)
+    const history = this.state.seen()
     let next: PendingPieces = view
-    for (let i = this.history.length - 1; i >= 0 && out.length < RECENT_DEMAND_PIECES; i--) {
-      const { view: v, lastReadAt } = this.history[i]!
+    for (let i = history.length - 1; i >= 0 && out.length < RECENT_DEMAND_PIECES; i--) {
+      const { view: v, lastReadAt } = history[i]!
       const c = v.cadenceMs
       if (next.readAt - lastReadAt > VIEW_MAX_PIECES * c) break
       for (let q = quietPieces(v.readAt, lastReadAt, c, next.readAt); q > 0; q--) out.push(0n)
@@ -327,12 +319,12 @@ export class PieceTracker {
   }
 
   private settle(mode: 'none' | 'flashblocks', standsMs = REPROBE_MS): void {
-    this.mode = mode
+    this.setMode(mode)
     this.probe = undefined
     this.flatBlocks = 0
     this.latestReads = 0
     this.probeAfter = this.now() + standsMs
-    if (mode === 'none') [this.currentView, this.history.length, this.crowded] = [undefined, 0, []]
+    if (mode === 'none') this.crowded = []
   }
 }
 
