@@ -207,8 +207,7 @@ export class ChainFeed {
   }
 
   private keepWarm(now: number): void {
-    if (this.settings.warmMs <= 0) return
-    this.warmUntil = Math.max(this.warmUntil, now + this.settings.warmMs)
+    if (this.settings.warmMs > 0) this.warmUntil = Math.max(this.warmUntil, now + this.settings.warmMs)
     this.arm()
   }
 
@@ -220,8 +219,9 @@ export class ChainFeed {
   /** Arms the timer for the next due read while warm: past the next read, a failure's back-off, the ceiling, a turned-away load. */
   private arm(): void {
     const now = this.now()
-    if (!this.warm(now)) return this.clearTimer()
+    // the pieces are told when the feed goes cold too (their reads may run on another thread)
     this.pieces?.wake()
+    if (!this.warm(now)) return this.clearTimer()
     if (this.reading) return
     const window = this.held()
     let at = window ? this.freshUntil(window) : now

@@ -94,8 +94,7 @@ export function chainFeed(chain: ChainConfig, settings: FeedsSettings): ChainFee
  * requests queued on the server's event loop cannot delay a read past its piece; elsewhere (tests, scripts) this thread.
  */
 function followPieces(chain: ChainConfig, timeoutMs: number, hooks: FeedPieceHooks) {
-  if (process.env.NEXT_RUNTIME === 'nodejs')
-    return new RemotePieces({ chainId: chain.id, rpcUrls: chain.rpcUrls, timeoutMs }, hooks, pieceThread())
+  if (process.env.NEXT_RUNTIME === 'nodejs') return new RemotePieces({ rpcUrls: chain.rpcUrls, timeoutMs }, hooks, pieceThread())
   return new PieceTracker({ ...hooks, read: () => readPendingBlock(chain.rpcUrls, timeoutMs) })
 }
 

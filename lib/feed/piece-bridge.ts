@@ -8,25 +8,34 @@ import { MAX_PROBED_INTERVAL_MS, PieceTracker } from './piece-tracker'
  * however busy the requests keep the feed's, and the feed takes what it found (PieceEvents) as they come.
  */
 
-/** What the feed tells the reading thread about a chain: its nodes, its sealed head, and until when it is warm. */
+/**
+ * What a feed tells the reading thread of its chain: its nodes, its sealed head, until when it is warm, or that it
+ * stopped (its tracker is dropped). `feedId` names the feed: a chain served from other nodes gets a new feed and tracker.
+ */
 export type PieceTold = {
-  chainId: number
+  feedId: number
   rpcUrls: readonly string[]
   timeoutMs: number
   sealed?: Pick<FeeWindow, 'headNumber' | 'blockIntervalMs'>
-  /** ms since the epoch; Infinity while someone listens, -Infinity once stopped. */
+  /** ms since the epoch; Infinity while someone listens. */
   warmUntil: number
+  stopped?: true
 }
-export type PieceHeard = { chainId: number; event: PieceEvent }
+export type PieceHeard = { feedId: number; event: PieceEvent }
 
 /** One end of a message channel (a worker's parentPort, a Worker, a MessagePort). */
 export type PiecePort<Out, In> = { postMessage(message: Out): void; on(kind: 'message', listener: (message: In) => void): unknown }
 
-/** The reading thread's side: a tracker per chain told of, each event passed back. */
+/** The reading thread's side: a tracker per feed told of, each event passed back. */
 export function hostPieces(port: PiecePort<PieceHeard, PieceTold>, read: (told: PieceTold) => Promise<PendingBlockRead>): void {
   const chains = new Map<number, { told: PieceTold; tracker: PieceTracker }>()
   port.on('message', (told) => {
-    let chain = chains.get(told.chainId)
+    let chain = chains.get(told.feedId)
+    if (told.stopped) {
+      chain?.tracker.stop()
+      chains.delete(told.feedId)
+      return
+    }
     if (chain) chain.told = told
     else {
       const entry: { told: PieceTold; tracker?: PieceTracker } = { told }
@@ -35,20 +44,25 @@ export function hostPieces(port: PiecePort<PieceHeard, PieceTold>, read: (told: 
         sealed: () => entry.told.sealed,
         warm: () => Date.now() < entry.told.warmUntil,
         onPiece: () => {},
-        emit: (event) => port.postMessage({ chainId: told.chainId, event }),
+        // a stopped tracker's last read may still come back: its feed is gone, so is its event
+        emit: (event) => chains.get(told.feedId) === entry && port.postMessage({ feedId: told.feedId, event }),
       })
       chain = entry as { told: PieceTold; tracker: PieceTracker }
-      chains.set(told.chainId, chain)
+      chains.set(told.feedId, chain)
     }
-    if (told.warmUntil === Number.NEGATIVE_INFINITY) chain.tracker.stop()
-    else chain.tracker.wake()
+    chain.tracker.wake()
   })
 }
 
-/** The feed's way to the reading thread: `generation` changes when the thread was started anew (it knows nothing). */
+/**
+ * The feed's way to the reading thread: `tell` says whether the thread took the message (none while a failed one
+ * waits to be started again); `generation` changes when the thread was started anew (it knows nothing).
+ */
 export type PieceLink = {
-  tell(told: PieceTold): void
-  listen(chainId: number, listener: (event: PieceEvent) => void): void
+  tell(told: PieceTold): boolean
+  /** A new feed's id, its events to `listener` until closed. */
+  open(listener: (event: PieceEvent) => void): number
+  close(feedId: number): void
   readonly generation: number
 }
 
@@ -71,14 +85,17 @@ const TELL_WARM_STEP_MS = 1_000
 export class RemotePieces implements Pieces {
   private readonly state: PieceState
   private told?: { generation: number; head?: number; intervalMs?: number; warmUntil: number }
+  private readonly feedId: number
+  private readonly now: () => number
 
   constructor(
-    private readonly source: Pick<PieceTold, 'chainId' | 'rpcUrls' | 'timeoutMs'>,
+    private readonly source: Pick<PieceTold, 'rpcUrls' | 'timeoutMs'>,
     private readonly hooks: PieceHooks,
     private readonly link: PieceLink,
   ) {
-    this.state = new PieceState(hooks.now ?? (() => Date.now()))
-    link.listen(source.chainId, (event) => {
+    this.now = hooks.now ?? (() => Date.now())
+    this.state = new PieceState(this.now)
+    this.feedId = link.open((event) => {
       this.state.apply(event)
       if (event.kind === 'piece') hooks.onPiece()
     })
@@ -104,8 +121,8 @@ export class RemotePieces implements Pieces {
     const sealed = this.hooks.sealed()
     const warmUntil = this.hooks.warmUntil()
     const t = this.told
-    // no thread is started for a chain that is not probed (its blocks come too seldom to be built in pieces)
-    if (!t && !(sealed && sealed.blockIntervalMs <= MAX_PROBED_INTERVAL_MS)) return
+    // no thread is started for a cold feed, or a chain not probed (its blocks come too seldom to be built in pieces)
+    if (!t && (warmUntil <= this.now() || !(sealed && sealed.blockIntervalMs <= MAX_PROBED_INTERVAL_MS))) return
     const same =
       t?.generation === this.link.generation &&
       t.head === sealed?.headNumber &&
@@ -116,12 +133,16 @@ export class RemotePieces implements Pieces {
   }
 
   stop(): void {
-    if (this.told) this.tell(this.hooks.sealed(), Number.NEGATIVE_INFINITY)
+    if (this.told) this.link.tell({ feedId: this.feedId, rpcUrls: [], timeoutMs: 0, warmUntil: 0, stopped: true })
+    this.told = undefined
+    this.link.close(this.feedId)
   }
 
   private tell(sealed: PieceTold['sealed'], warmUntil: number): void {
-    this.told = { generation: this.link.generation, head: sealed?.headNumber, intervalMs: sealed?.blockIntervalMs, warmUntil }
     const at = sealed && { headNumber: sealed.headNumber, blockIntervalMs: sealed.blockIntervalMs }
-    this.link.tell({ ...this.source, rpcUrls: [...this.source.rpcUrls], sealed: at, warmUntil })
+    const { rpcUrls, timeoutMs } = this.source
+    // a message the thread did not take is told again on the next wake
+    if (this.link.tell({ feedId: this.feedId, rpcUrls: [...rpcUrls], timeoutMs, sealed: at, warmUntil }))
+      this.told = { generation: this.link.generation, head: sealed?.headNumber, intervalMs: sealed?.blockIntervalMs, warmUntil }
   }
 }

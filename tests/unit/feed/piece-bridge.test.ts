@@ -1,12 +1,20 @@
-// The pending pieces read on another thread: the reading side (hostPieces) and the feed's side (RemotePieces) joined
-// by an in-memory channel that clones each message and delivers it later, as a worker's port does; fake timers.
+// The pending pieces read on another thread: the reading side (hostPieces), the feed's side (RemotePieces) and the
+// thread's keeper (PieceThread), joined by an in-memory channel that clones each message and delivers it on a later
+// turn, as a worker's port does; fake timers; the worker is a fake whose other end runs hostPieces.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { FeeWindow } from '@/lib/core/types'
 import type { PendingBlockRead } from '@/lib/upstream/read-pending'
-import type { PieceEvent } from '@/lib/feed/piece-state'
-import type { PieceHeard, PieceLink, PiecePort, PieceTold } from '@/lib/feed/piece-bridge'
+import type { PieceHeard, PieceHooks, PiecePort, PieceTold } from '@/lib/feed/piece-bridge'
+import type { PieceWorker } from '@/lib/feed/piece-thread'
+import { makeWindow } from '../../support/windows'
+import { feedSettings } from '../../support/feed'
 
+vi.mock('next/cache', () => ({ unstable_cache: <T>(fn: T) => fn }))
 const { hostPieces, RemotePieces } = await import('@/lib/feed/piece-bridge')
+const { PieceThread } = await import('@/lib/feed/piece-thread')
+const { ChainFeed } = await import('@/lib/feed/chain-feed')
+const { layeredStore } = await import('@/lib/feed/window-store')
+const { logger } = await import('@/lib/log/logger')
 
 const T0 = 1_800_000_000_000
 const BLOCK_MS = 2_000
@@ -20,73 +28,104 @@ function pendingAt(t: number): PendingBlockRead {
   return { number, gasLimit: '60000000', gasUsed: String(45_000 + txs.length * 21_000), txs, readAt: t }
 }
 
-/** A channel's two ends: each message is cloned and delivered on a later turn, never in the sender's call. */
+/** A channel's two ends: each message is cloned and delivered in order on a later turn, never in the sender's call. */
 function channel() {
+  const closed = { now: false }
   const ends = [new Set<(m: unknown) => void>(), new Set<(m: unknown) => void>()]
+  const queues: unknown[][] = [[], []]
   const end = <Out, In>(mine: number): PiecePort<Out, In> => ({
     postMessage: (m) => {
-      const copy = structuredClone(m)
-      setTimeout(() => ends[1 - mine]!.forEach((l) => l(copy)), 0)
+      const queue = queues[1 - mine]!
+      queue.push(structuredClone(m))
+      if (queue.length === 1)
+        setTimeout(() => {
+          for (const message of queue.splice(0)) if (!closed.now) ends[1 - mine]!.forEach((l) => l(message))
+        }, 0)
     },
     on: (_kind, listener) => ends[mine]!.add(listener as (m: unknown) => void),
   })
-  return { feedEnd: end<PieceTold, PieceHeard>(0), threadEnd: end<PieceHeard, PieceTold>(1) }
+  return { feedEnd: end<PieceTold, PieceHeard>(0), threadEnd: end<PieceHeard, PieceTold>(1), closed }
 }
 
-function setup(blockIntervalMs = BLOCK_MS) {
-  const { feedEnd, threadEnd } = channel()
-  const told: PieceTold[] = []
+/** The node, the messages told, the workers started (each a fresh hostPieces), and the thread that starts them. */
+function world(opts: { spawnFails?: () => boolean } = {}) {
   const node = { reads: 0 }
-  hostPieces(threadEnd, async (t) => {
-    node.reads++
-    expect(t.rpcUrls).toEqual(['http://node.test'])
-    return pendingAt(Date.now())
+  const told: PieceTold[] = []
+  const workers: { fail: (reason: string) => void }[] = []
+  const thread = new PieceThread(() => {
+    if (opts.spawnFails?.()) throw new Error('no worker here')
+    const { feedEnd, threadEnd, closed } = channel()
+    hostPieces(threadEnd, async (t) => {
+      // a terminated thread runs nothing
+      if (closed.now) throw new Error('terminated')
+      node.reads++
+      expect(t.rpcUrls).toEqual(['http://node.test'])
+      return pendingAt(Date.now())
+    })
+    const onError: ((err: Error) => void)[] = []
+    const worker = {
+      postMessage: (m: PieceTold) => {
+        told.push(m)
+        feedEnd.postMessage(m)
+      },
+      on: (kind: string, listener: (x: never) => void) => {
+        if (kind === 'message') feedEnd.on('message', listener as (h: PieceHeard) => void)
+        if (kind === 'error') onError.push(listener as (err: Error) => void)
+      },
+      unref: () => {},
+      terminate: async () => {
+        closed.now = true
+        return 0
+      },
+    }
+    workers.push({ fail: (reason) => onError.forEach((l) => l(new Error(reason))) })
+    return worker as unknown as PieceWorker
   })
-  const listeners = new Map<number, (e: PieceEvent) => void>()
-  const link: PieceLink = {
-    generation: 1,
-    tell: (t) => {
-      told.push(t)
-      feedEnd.postMessage(t)
-    },
-    listen: (chainId, l) => listeners.set(chainId, l),
-  }
-  feedEnd.on('message', (h) => listeners.get(h.chainId)?.(h.event))
+  return { node, told, workers, thread }
+}
+
+/** A feed's side on `thread`, its warm period and sealed head from `feed`. */
+function remoteOn(thread: InstanceType<typeof PieceThread>, blockIntervalMs = BLOCK_MS) {
   const feed = { warmUntil: Number.POSITIVE_INFINITY, pieces: 0 }
-  const remote = new RemotePieces(
-    { chainId: 8453, rpcUrls: ['http://node.test'], timeoutMs: 1_000 },
-    {
-      sealed: () => ({ headNumber: head(Date.now()), blockIntervalMs }),
-      warmUntil: () => feed.warmUntil,
-      onPiece: () => feed.pieces++,
-    },
-    link,
-  )
-  return { remote, node, told, feed, link }
+  const hooks: PieceHooks = {
+    sealed: () => ({ headNumber: head(Date.now()), blockIntervalMs }),
+    warmUntil: () => feed.warmUntil,
+    onPiece: () => feed.pieces++,
+  }
+  return { remote: new RemotePieces({ rpcUrls: ['http://node.test'], timeoutMs: 1_000 }, hooks, thread), feed }
 }
 
 const windowAt = (t: number) => ({ headNumber: head(t), blockIntervalMs: BLOCK_MS }) as FeeWindow
 
+/** Runs the clock `blocks` block intervals, the feed telling its new head as each block seals. */
+async function run(remote: { wake(): void }, blocks: number) {
+  for (let i = 0; i < 2 * blocks; i++) {
+    await vi.advanceTimersByTimeAsync(BLOCK_MS / 2)
+    remote.wake()
+  }
+}
+
 beforeEach(() => {
   vi.useFakeTimers()
   vi.setSystemTime(T0 + 1)
+  vi.spyOn(logger(), 'error').mockImplementation(() => {})
 })
-afterEach(() => vi.useRealTimers())
+afterEach(() => {
+  vi.useRealTimers()
+  vi.restoreAllMocks()
+})
 
 describe('pieces read on another thread', () => {
   test('behavior: the feed’s side follows the pieces the reading side finds, one read per piece, a call per new piece', async () => {
-    const { remote, node, feed } = setup()
+    const { thread, node } = world()
+    const { remote, feed } = remoteOn(thread)
     remote.wake()
     await vi.advanceTimersByTimeAsync(4 * BLOCK_MS + 500)
     expect(remote.flashblocks).toBe(true)
     const view = remote.overlay(windowAt(Date.now())).pending!
     expect(view).toMatchObject({ pieces: 10, cadenceMs: PIECE_MS, blockNumber: head(Date.now()) + 1 })
     const [reads, calls] = [node.reads, feed.pieces]
-    for (let i = 0; i < 20; i++) {
-      // the feed tells the new head as each block seals
-      await vi.advanceTimersByTimeAsync(BLOCK_MS / 2)
-      remote.wake()
-    }
+    await run(remote, 10)
     const perPiece = (node.reads - reads) / 100
     expect(perPiece).toBeGreaterThanOrEqual(0.9)
     expect(perPiece).toBeLessThanOrEqual(1.1)
@@ -99,7 +138,8 @@ describe('pieces read on another thread', () => {
   })
 
   test('behavior: a warm period moved by under a second is not told again; a shorter one and a new head are', () => {
-    const { remote, told, feed } = setup()
+    const { thread, told } = world()
+    const { remote, feed } = remoteOn(thread)
     feed.warmUntil = Date.now() + 180_000
     remote.wake()
     feed.warmUntil += 999
@@ -122,18 +162,23 @@ describe('pieces read on another thread', () => {
     expect(told.at(-1)!.sealed).toEqual({ headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS })
   })
 
-  test('behavior: a chain whose blocks come too seldom to be built in pieces starts no thread, not even to stop it', () => {
-    const { remote, told } = setup(12_000)
-    remote.wake()
-    remote.stop()
-    expect(told).toHaveLength(0)
-    const probed = setup(4_000)
-    probed.remote.wake()
-    expect(probed.told).toHaveLength(1)
+  test('behavior: no thread is started for a cold feed or a chain whose blocks come too seldom to be built in pieces', () => {
+    const { thread, workers } = world()
+    const slow = remoteOn(thread, 12_000)
+    slow.remote.wake()
+    slow.remote.stop()
+    const cold = remoteOn(thread)
+    cold.feed.warmUntil = Date.now() - 1
+    cold.remote.wake()
+    expect(workers).toHaveLength(0)
+    cold.feed.warmUntil = Date.now() + 1_000
+    cold.remote.wake()
+    expect(workers).toHaveLength(1)
   })
 
-  test('behavior: the reads stop when the warm period told ends, and when stopped; a new thread is told again', async () => {
-    const { remote, node, told, feed, link } = setup()
+  test('behavior: the reads stop when the warm period told ends, and when the feed stops', async () => {
+    const { thread, node } = world()
+    const { remote, feed } = remoteOn(thread)
     feed.warmUntil = Date.now() + 6 * BLOCK_MS
     remote.wake()
     await vi.advanceTimersByTimeAsync(8 * BLOCK_MS)
@@ -150,12 +195,91 @@ describe('pieces read on another thread', () => {
     const stopped = node.reads
     await vi.advanceTimersByTimeAsync(4 * BLOCK_MS)
     expect(node.reads).toBe(stopped)
+  })
+
+  test('behavior: a chain served from other nodes gets a new feed, probed anew; the old feed hears nothing more', async () => {
+    const { thread, node } = world()
+    const first = remoteOn(thread)
+    first.remote.wake()
+    await run(first.remote, 5)
+    expect(first.remote.flashblocks).toBe(true)
+    first.remote.stop()
+    const seenBefore = first.remote.seen().length
+    const second = remoteOn(thread)
+    second.remote.wake()
+    await run(second.remote, 5)
+    expect(second.remote.flashblocks).toBe(true)
+    // the old feed's tracker reads no more: one read per piece in all
+    const reads = node.reads
+    await run(second.remote, 5)
+    expect((node.reads - reads) / 50).toBeLessThanOrEqual(1.1)
+    expect(second.remote.overlay(windowAt(Date.now())).pending?.blockNumber).toBeGreaterThanOrEqual(head(Date.now()))
+    expect(first.remote.seen().length).toBe(seenBefore)
+  })
+
+  test('behavior: a failed thread is started again after a back-off (5 s, doubling), and its feeds are told again', async () => {
+    const { thread, node, workers } = world()
+    const { remote } = remoteOn(thread)
     remote.wake()
-    const count = told.length
+    await run(remote, 5)
+    expect(remote.flashblocks).toBe(true)
+    workers[0]!.fail('crashed')
+    const reads = node.reads
+    await run(remote, 2)
+    // the old thread is gone; none is started within 5 s
+    expect(workers).toHaveLength(1)
+    expect(node.reads).toBe(reads)
+    await run(remote, 1.5)
+    expect(workers).toHaveLength(2)
+    await run(remote, 5)
+    expect(node.reads).toBeGreaterThan(reads)
+    expect(remote.overlay(windowAt(Date.now())).pending?.blockNumber).toBeGreaterThanOrEqual(head(Date.now()))
+    // failing again within a minute: 10 s before the next
+    workers[1]!.fail('crashed again')
+    await run(remote, 4.5)
+    expect(workers).toHaveLength(2)
+    await run(remote, 1)
+    expect(workers).toHaveLength(3)
+  })
+
+  test('behavior: a thread that cannot start is not a request’s error: told nothing, tried again after the back-off', async () => {
+    let fails = true
+    const { thread, workers } = world({ spawnFails: () => fails })
+    const { remote } = remoteOn(thread)
+    expect(() => remote.wake()).not.toThrow()
+    expect(thread.generation).toBe(0)
+    fails = false
     remote.wake()
-    expect(told.length).toBe(count)
-    ;(link as { generation: number }).generation = 2
+    expect(workers).toHaveLength(0)
+    await vi.advanceTimersByTimeAsync(5_000)
     remote.wake()
-    expect(told.length).toBe(count + 1)
+    expect(workers).toHaveLength(1)
+    expect(thread.generation).toBe(1)
+  })
+
+  test('behavior: with FEED_WARM_SECONDS=0 the pieces stop being read when the last subscriber leaves', async () => {
+    const { thread, node } = world()
+    const feed = new ChainFeed(
+      { id: 8453, name: 'base', rpcUrls: ['http://node.test'] },
+      {
+        settings: feedSettings({ warmMs: 0 }),
+        store: layeredStore([]),
+        read: async () => ({
+          ...makeWindow({ baseFees: [1n, 1n], next: 1n, intervalMs: BLOCK_MS }),
+          headNumber: head(Date.now()),
+          fetchedAt: Date.now(),
+        }),
+        followPieces: (hooks) => new RemotePieces({ rpcUrls: ['http://node.test'], timeoutMs: 1_000 }, hooks, thread),
+      },
+    )
+    const leave = feed.subscribe(() => {})
+    await vi.advanceTimersByTimeAsync(6 * BLOCK_MS)
+    expect(feed.pieces!.flashblocks).toBe(true)
+    leave()
+    await vi.advanceTimersByTimeAsync(BLOCK_MS)
+    const after = node.reads
+    await vi.advanceTimersByTimeAsync(5 * BLOCK_MS)
+    expect(node.reads).toBe(after)
+    feed.stop()
   })
 })
