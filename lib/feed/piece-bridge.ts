@@ -32,6 +32,8 @@ export function hostPieces(port: PiecePort<PieceHeard, PieceTold>, read: (told: 
   port.on('message', (told) => {
     let chain = chains.get(told.feedId)
     if (told.stopped) {
+      // cold, so that a read in flight does not schedule the next
+      if (chain) chain.told = { ...chain.told, warmUntil: 0 }
       chain?.tracker.stop()
       chains.delete(told.feedId)
       return
@@ -133,7 +135,9 @@ export class RemotePieces implements Pieces {
   }
 
   stop(): void {
-    if (this.told) this.link.tell({ feedId: this.feedId, rpcUrls: [], timeoutMs: 0, warmUntil: 0, stopped: true })
+    // a thread started since the last tell never knew this feed
+    if (this.told?.generation === this.link.generation)
+      this.link.tell({ feedId: this.feedId, rpcUrls: [], timeoutMs: 0, warmUntil: 0, stopped: true })
     this.told = undefined
     this.link.close(this.feedId)
   }

@@ -38,7 +38,8 @@ export class PieceThread implements PieceLink {
   ) {}
 
   tell(told: PieceTold): boolean {
-    const worker = this.worker ?? this.start()
+    // no thread is started to hear that a feed stopped
+    const worker = this.worker ?? (told.stopped ? undefined : this.start())
     if (!worker) return false
     try {
       worker.postMessage(told)

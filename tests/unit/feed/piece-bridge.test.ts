@@ -48,8 +48,8 @@ function channel() {
 }
 
 /** The node, the messages told, the workers started (each a fresh hostPieces), and the thread that starts them. */
-function world(opts: { spawnFails?: () => boolean } = {}) {
-  const node = { reads: 0 }
+function world(opts: { spawnFails?: () => boolean; readMs?: number } = {}) {
+  const node = { reads: 0, inFlight: 0 }
   const told: PieceTold[] = []
   const workers: { fail: (reason: string) => void }[] = []
   const thread = new PieceThread(() => {
@@ -59,6 +59,9 @@ function world(opts: { spawnFails?: () => boolean } = {}) {
       // a terminated thread runs nothing
       if (closed.now) throw new Error('terminated')
       node.reads++
+      node.inFlight++
+      if (opts.readMs) await new Promise((r) => setTimeout(r, opts.readMs))
+      node.inFlight--
       expect(t.rpcUrls).toEqual(['http://node.test'])
       return pendingAt(Date.now())
     })
@@ -85,10 +88,10 @@ function world(opts: { spawnFails?: () => boolean } = {}) {
 }
 
 /** A feed's side on `thread`, its warm period and sealed head from `feed`. */
-function remoteOn(thread: InstanceType<typeof PieceThread>, blockIntervalMs = BLOCK_MS) {
+function remoteOn(thread: InstanceType<typeof PieceThread>, blockIntervalMs = BLOCK_MS, headAt = head) {
   const feed = { warmUntil: Number.POSITIVE_INFINITY, pieces: 0 }
   const hooks: PieceHooks = {
-    sealed: () => ({ headNumber: head(Date.now()), blockIntervalMs }),
+    sealed: () => ({ headNumber: headAt(Date.now()), blockIntervalMs }),
     warmUntil: () => feed.warmUntil,
     onPiece: () => feed.pieces++,
   }
@@ -197,14 +200,15 @@ describe('pieces read on another thread', () => {
     expect(node.reads).toBe(stopped)
   })
 
-  test('behavior: a chain served from other nodes gets a new feed, probed anew; the old feed hears nothing more', async () => {
-    const { thread, node } = world()
+  test('behavior: a chain served from other nodes gets a new feed, probed anew; the old feed’s tracker stops, a read in flight or not', async () => {
+    // each read takes 50 ms: the stop comes while one is in flight
+    const { thread, node } = world({ readMs: 50 })
     const first = remoteOn(thread)
     first.remote.wake()
     await run(first.remote, 5)
     expect(first.remote.flashblocks).toBe(true)
+    while (node.inFlight === 0) await vi.advanceTimersByTimeAsync(5)
     first.remote.stop()
-    const seenBefore = first.remote.seen().length
     const second = remoteOn(thread)
     second.remote.wake()
     await run(second.remote, 5)
@@ -214,7 +218,6 @@ describe('pieces read on another thread', () => {
     await run(second.remote, 5)
     expect((node.reads - reads) / 50).toBeLessThanOrEqual(1.1)
     expect(second.remote.overlay(windowAt(Date.now())).pending?.blockNumber).toBeGreaterThanOrEqual(head(Date.now()))
-    expect(first.remote.seen().length).toBe(seenBefore)
   })
 
   test('behavior: a failed thread is started again after a back-off (5 s, doubling), and its feeds are told again', async () => {
@@ -240,12 +243,28 @@ describe('pieces read on another thread', () => {
     expect(workers).toHaveLength(2)
     await run(remote, 1)
     expect(workers).toHaveLength(3)
+    // a thread that ran a minute starts the doubling over: 5 s again, not 20 s
+    await run(remote, 31)
+    workers[2]!.fail('crashed after a minute')
+    await run(remote, 3)
+    expect(workers).toHaveLength(4)
+  })
+
+  test('behavior: a feed stopped while its thread is down starts no thread to say so', async () => {
+    const { thread, workers } = world()
+    const { remote } = remoteOn(thread)
+    remote.wake()
+    workers[0]!.fail('crashed')
+    await vi.advanceTimersByTimeAsync(10_000)
+    remote.stop()
+    expect(workers).toHaveLength(1)
   })
 
   test('behavior: a thread that cannot start is not a request’s error: told nothing, tried again after the back-off', async () => {
     let fails = true
     const { thread, workers } = world({ spawnFails: () => fails })
-    const { remote } = remoteOn(thread)
+    // a head that does not move: only the tell that was not taken brings the thread
+    const { remote } = remoteOn(thread, BLOCK_MS, () => 100)
     expect(() => remote.wake()).not.toThrow()
     expect(thread.generation).toBe(0)
     fails = false
