@@ -44,11 +44,6 @@ export class PieceState {
     return this.mode === 'flashblocks'
   }
 
-  /** The newest state's view, however old. */
-  get newest(): PendingPieces | undefined {
-    return this.current
-  }
-
   apply(event: PieceEvent): void {
     if (event.kind === 'mode') {
       this.mode = event.mode
