@@ -1,7 +1,7 @@
 import type { FeeWindow, PendingPieces, SeenPiece } from '../core/types'
 
-/** A view older than this many pieces is not served (the reads failed or stopped). */
-const VIEW_MAX_PIECES = 3
+/** A view older than this many pieces is not served (the reads failed or stopped); no run of demands spans such a gap. */
+export const VIEW_MAX_PIECES = 3
 /** The states of the pending block kept for the accuracy per piece: two minutes of Base's 200-ms pieces. */
 export const HISTORY_PIECES = 600
 

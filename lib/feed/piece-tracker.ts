@@ -3,7 +3,7 @@ import type { FeeWindow, PendingPieces } from '../core/types'
 import { CROWDED_DEMAND_PIECES, crowdedAfter, gasPerPiece, pieceDemand, quietPieces } from '../core/fee-math/flashblocks'
 import type { CrowdedDemand } from '../core/fee-math/flashblocks'
 import type { PendingBlockRead } from '../upstream/read-pending'
-import { HISTORY_PIECES, PieceState, type PieceEvent, type PieceMode, type Pieces } from './piece-state'
+import { HISTORY_PIECES, PieceState, VIEW_MAX_PIECES, type PieceEvent, type PieceMode, type Pieces } from './piece-state'
 
 /**
  * A chain's pending pieces (Flashblocks): whether its node's `pending` block is built in pieces, their cadence, and
@@ -28,8 +28,6 @@ const MIN_STEP_SPACINGS = 2.5
 const MIN_STATES_PER_BLOCK = 3
 /** Blocks of a probe that must look built in pieces. */
 const MIN_PIECED_BLOCKS = 2
-/** Reads more than this many pieces apart do not join one run of recent demands. */
-const VIEW_MAX_PIECES = 3
 /** The recent pieces whose demands a view carries (pieceTip's quantile): four seconds of Base's 200-ms pieces. */
 const RECENT_DEMAND_PIECES = 20
 /** Blocks in a row without growth within them end the flashblocks verdict. */
