@@ -17,7 +17,10 @@ import { startService, type Service } from '../devnet/service'
  * started (so a connection the listen backlog dropped counts its SYN retries); and which blocks it got.
  */
 
-export type Build = { label: string; dir: string }
+/** A build to run, and the stream path it is opened on (`{chainId}` for the chain; the chain's stream when not given). */
+export type Build = { label: string; dir: string; path?: string }
+
+const streamPath = (build: Build, chainId: number) => (build.path ?? '/networks/{chainId}/stream').replace('{chainId}', String(chainId))
 
 export type BurstRow = {
   label: string
@@ -155,10 +158,11 @@ export async function burst(
     perKey: number
     blocks: number
     statusDeadlineMs: number
+    path: string
   },
 ): Promise<Omit<BurstRow, 'label' | 'commit'>> {
   const { headers } = benchKeys(Math.ceil(o.subscribers / o.perKey))
-  const path = `/networks/${o.chainId}/stream`
+  const path = o.path
   const subs: Sub[] = []
   const pid = service.process.pid!
   const referenceMs = referenceWorkMs()
@@ -254,11 +258,11 @@ export async function runStreamBurstBench(opts: {
         })
         try {
           // warm: the chain's window and the stream route's bundle (one open, closed)
-          const warm = open(service.port, `/networks/${CHAIN}/stream`, benchKeys(1).headers[0]!)
+          const warm = open(service.port, streamPath(build, CHAIN), benchKeys(1).headers[0]!)
           for (let i = 0; i < 300 && warm.firstAt === undefined; i++) await sleep(100)
           warm.socket.destroy()
           await sleep(2_000)
-          const row = await burst(service, { chainId: CHAIN, nodeUrl: devnet.url, ...opts })
+          const row = await burst(service, { chainId: CHAIN, nodeUrl: devnet.url, ...opts, path: streamPath(build, CHAIN) })
           rows.push({ label: build.label, commit, ...row })
           opts.log(`  ${JSON.stringify(rows.at(-1))}`)
         } finally {
