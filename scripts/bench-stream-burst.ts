@@ -1,12 +1,12 @@
 // npm run bench:stream-burst [-- --subscribers 5000 --batch 200 --every-ms 50 --per-key 10 --blocks 28 --block-seconds 2 --runs 2 --baseline ../wt-old --paths … --no-build]
 import { resolve } from 'node:path'
-import { profileDirOf, runStreamBurstBench, type Build } from './bench/stream-burst'
+import { buildsOfPaths, profileDirOf, runStreamBurstBench, type Build } from './bench/stream-burst'
 import { readProfiles, summarize } from './bench/profile'
 import { buildIsFresh, ensureFreshBuild } from './devnet/fresh-build'
 import { parseCommandLine, usageExit } from './cli/cli-args'
 
 const USAGE =
-  'usage: npm run bench:stream-burst -- [--subscribers 5000] [--batch 200] [--every-ms 50] [--per-key 10] [--blocks 28] [--block-seconds 2] [--runs 2] [--baseline <folder with a build of another commit>] [--paths /networks/{chainId}/stream,/networks/{chainId}/bench-floor-stream,/bench-bare/{chainId}/stream] [--no-build]'
+  'usage: npm run bench:stream-burst -- [--subscribers 5000] [--batch 200] [--every-ms 50] [--per-key 10] [--blocks 28] [--block-seconds 2] [--runs 2] [--baseline <folder with a build of another commit>] [--paths <path or folder=path>,… e.g. /networks/{chainId}/stream,/networks/{chainId}/bench-floor-stream,/bench-bare/{chainId}/stream] [--no-build]'
 const { values } = parseCommandLine(USAGE, {
   subscribers: { type: 'string', default: '5000' },
   batch: { type: 'string', default: '200' },
@@ -32,13 +32,12 @@ const opts = {
   runs: n('runs'),
 }
 if (Object.values(opts).some((v) => !Number.isInteger(v) || v <= 0)) usageExit(USAGE, 'every value must be a positive whole number')
-// --paths: this checkout's build opened on each path in turn (the framework's floor streams exist only in bench builds)
-const paths = values.paths?.split(',')
-if (paths?.some((p) => p.includes('/bench-'))) process.env.GAS_API_BENCH_BUILD = '1'
+// --paths: each path (of this checkout's build, or `<folder>=<path>`) opened in turn
+const byPath = values.paths === undefined ? undefined : buildsOfPaths(values.paths, process.cwd())
+if (byPath?.benchBuild) process.env.GAS_API_BENCH_BUILD = '1'
 if (!values['no-build']) await ensureFreshBuild()
-const builds: Build[] = paths
-  ? paths.map((path) => ({ label: path, dir: process.cwd(), path }))
-  : [{ label: 'this checkout', dir: process.cwd() }]
+for (const b of byPath?.builds ?? []) if (b.dir !== process.cwd() && !buildIsFresh(b.dir)) await ensureFreshBuild(b.dir)
+const builds: Build[] = byPath?.builds ?? [{ label: 'this checkout', dir: process.cwd() }]
 if (values.baseline !== undefined) {
   const dir = resolve(values.baseline)
   // the baseline's own tools may differ: its build is taken as it is, rebuilt only when missing or stale
@@ -56,7 +55,7 @@ const rows = await runStreamBurstBench({
 })
 const f = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(0))
 console.log(
-  `\nnpm run bench:stream-burst -- --subscribers ${opts.subscribers} --batch ${opts.perBatch} --every-ms ${opts.everyMs} --per-key ${opts.perKey} --blocks ${opts.blocks} --block-seconds ${opts.blockSeconds} --runs ${opts.runs}${values.baseline ? ` --baseline ${values.baseline}` : ''}${paths ? ` --paths ${values.paths}` : ''}`,
+  `\nnpm run bench:stream-burst -- --subscribers ${opts.subscribers} --batch ${opts.perBatch} --every-ms ${opts.everyMs} --per-key ${opts.perKey} --blocks ${opts.blocks} --block-seconds ${opts.blockSeconds} --runs ${opts.runs}${values.baseline ? ` --baseline ${values.baseline}` : ''}${byPath ? ` --paths ${values.paths}` : ''}`,
 )
 console.log(
   `(one next start per row with the default settings, ${Math.ceil(opts.subscribers / opts.perKey)} API keys; anvil devnet, a block every ${opts.blockSeconds} s; latencies from each socket's connect; status and first event waited for 34 s)\n`,

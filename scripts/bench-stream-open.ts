@@ -1,14 +1,14 @@
-// npm run bench:stream-open [-- --baseline ../wt-old --rounds 10 --per-round 100 --concurrency 10 --keys 500 --cpu-prof <dir> --no-build]
+// npm run bench:stream-open [-- --baseline ../wt-old --rounds 10 --per-round 100 --concurrency 10 --keys 500 --cpu-prof <dir> --paths … --no-build]
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { runStreamOpenCostBench, type OpenCostRow } from './bench/stream-open-cost'
-import { type Build } from './bench/stream-burst'
+import { buildsOfPaths, type Build } from './bench/stream-burst'
 import { readProfiles, summarize } from './bench/profile'
 import { buildIsFresh, ensureFreshBuild } from './devnet/fresh-build'
 import { parseCommandLine, usageExit } from './cli/cli-args'
 
 const USAGE =
-  'usage: npm run bench:stream-open -- [--baseline <folder with a build of another commit>] [--rounds 10] [--per-round 100] [--concurrency 10] [--keys 500] [--cpu-prof <dir>] [--no-build]'
+  'usage: npm run bench:stream-open -- [--baseline <folder with a build of another commit>] [--rounds 10] [--per-round 100] [--concurrency 10] [--keys 500] [--cpu-prof <dir>] [--paths <path or folder=path>,…] [--no-build]'
 const { values } = parseCommandLine(USAGE, {
   baseline: { type: 'string' },
   rounds: { type: 'string', default: '10' },
@@ -16,6 +16,7 @@ const { values } = parseCommandLine(USAGE, {
   concurrency: { type: 'string', default: '10' },
   keys: { type: 'string', default: '500' },
   'cpu-prof': { type: 'string' },
+  paths: { type: 'string' },
   'no-build': { type: 'boolean', default: false },
 })
 const opts = {
@@ -25,8 +26,12 @@ const opts = {
   keys: Number(values.keys),
 }
 if (Object.values(opts).some((v) => !Number.isInteger(v) || v <= 0)) usageExit(USAGE, 'every value must be a positive whole number')
+// --paths: each path (of this checkout's build, or `<folder>=<path>`) side by side, one service each
+const byPath = values.paths === undefined ? undefined : buildsOfPaths(values.paths, process.cwd())
+if (byPath?.benchBuild) process.env.GAS_API_BENCH_BUILD = '1'
 if (!values['no-build']) await ensureFreshBuild()
-const builds: Build[] = [{ label: 'this checkout', dir: process.cwd() }]
+for (const b of byPath?.builds ?? []) if (b.dir !== process.cwd() && !buildIsFresh(b.dir)) await ensureFreshBuild(b.dir)
+const builds: Build[] = byPath?.builds ?? [{ label: 'this checkout', dir: process.cwd() }]
 if (values.baseline !== undefined) {
   const dir = resolve(values.baseline)
   if (!buildIsFresh(dir)) await ensureFreshBuild(dir)
@@ -44,10 +49,10 @@ const rows = await runStreamOpenCostBench({
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!
 const f = (x: number) => x.toFixed(0)
 console.log(
-  `\nnpm run bench:stream-open -- --rounds ${opts.rounds} --per-round ${opts.perRound} --concurrency ${opts.concurrency} --keys ${opts.keys}${values.baseline ? ` --baseline ${values.baseline}` : ''}`,
+  `\nnpm run bench:stream-open -- --rounds ${opts.rounds} --per-round ${opts.perRound} --concurrency ${opts.concurrency} --keys ${opts.keys}${values.baseline ? ` --baseline ${values.baseline}` : ''}${byPath ? ` --paths ${values.paths}` : ''}`,
 )
 console.log(
-  `(both next starts at once, default settings, ${opts.keys} API keys, one 2-s anvil devnet; each round ${opts.perRound} opens per build, ${opts.concurrency} at a time, each until its first event; the builds take turns, alternating which goes first; service CPU from /proc, 10 ms ticks)\n`,
+  `(the next starts at once, default settings, ${opts.keys} API keys, one 2-s anvil devnet; each round ${opts.perRound} opens per build, ${opts.concurrency} at a time, each until its first event; the builds take turns, alternating which goes first; service CPU from /proc, 10 ms ticks)\n`,
 )
 console.log('| build | CPU per open, median µs | min | max | each round (µs) | wall per open, median ms |')
 console.log('|---|---|---|---|---|---|')
@@ -55,10 +60,14 @@ for (const r of rows)
   console.log(
     `| ${r.label} ${r.commit} | ${f(median(r.perOpenUs))} | ${f(Math.min(...r.perOpenUs))} | ${f(Math.max(...r.perOpenUs))} | ${r.perOpenUs.map(f).join(', ')} | ${median(r.wallMs).toFixed(2)} |`,
   )
-if (rows.length === 2) {
-  const [a, b] = rows as [OpenCostRow, OpenCostRow]
+// each build against the first, round by round (the same round meets the same machine)
+const [a, ...others] = rows as [OpenCostRow, ...OpenCostRow[]]
+for (const b of others) {
   const ratios = a.perOpenUs.map((x, i) => b.perOpenUs[i]! / x)
-  console.log(`\n${b.label} / ${a.label}, per round: ${ratios.map((x) => x.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)})`)
+  const diffs = a.perOpenUs.map((x, i) => b.perOpenUs[i]! - x)
+  console.log(
+    `\n${b.label} / ${a.label}, per round: ${ratios.map((x) => x.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)}); difference per open, median ${f(median(diffs))} µs`,
+  )
 }
 if (profRoot) {
   console.log('\nCPU profiles (node --cpu-prof) cut to the rounds, self time per open:\n')

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { connect, type Socket } from 'node:net'
 import { startCountingProxy } from '../devnet/counting-proxy'
 import { startDevnet } from '../devnet/devnet'
@@ -20,7 +21,22 @@ import { startService, type Service } from '../devnet/service'
 /** A build to run, and the stream path it is opened on (`{chainId}` for the chain; the chain's stream when not given). */
 export type Build = { label: string; dir: string; path?: string }
 
-const streamPath = (build: Build, chainId: number) => (build.path ?? '/networks/{chainId}/stream').replace('{chainId}', String(chainId))
+export const streamPath = (build: Build, chainId: number) =>
+  (build.path ?? '/networks/{chainId}/stream').replace('{chainId}', String(chainId))
+
+/**
+ * The builds of a `--paths` list: each entry a path of this checkout's build, or `<folder>=<path>` for another
+ * folder's build. The framework's floor streams (`/bench-` paths) exist only in bench builds: asks for one when named.
+ */
+export function buildsOfPaths(spec: string, cwd: string): { builds: Build[]; benchBuild: boolean } {
+  const builds = spec.split(',').map((entry) => {
+    const at = entry.indexOf('=')
+    const dir = at < 0 ? cwd : resolve(entry.slice(0, at))
+    const path = entry.slice(at + 1)
+    return { label: at < 0 ? path : `${entry.slice(0, at)} ${path}`, dir, path }
+  })
+  return { builds, benchBuild: builds.some((b) => b.path.includes('/bench-')) }
+}
 
 export type BurstRow = {
   label: string

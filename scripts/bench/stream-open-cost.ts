@@ -2,7 +2,7 @@ import { connect } from 'node:net'
 import { startCountingProxy } from '../devnet/counting-proxy'
 import { startDevnet } from '../devnet/devnet'
 import { startService, type Service } from '../devnet/service'
-import { benchKeys, commitOf, cpuSecondsOf, type Build } from './stream-burst'
+import { benchKeys, commitOf, cpuSecondsOf, streamPath, type Build } from './stream-burst'
 
 /**
  * `npm run bench:stream-open`: what one stream open costs the service (the gate, the route, the first event), on two
@@ -74,7 +74,6 @@ export async function runStreamOpenCostBench(opts: {
   log: (s: string) => void
 }): Promise<OpenCostRow[]> {
   const CHAIN = 31337
-  const path = `/networks/${CHAIN}/stream`
   const devnet = await startDevnet({ chainId: CHAIN, blockTimeSec: 2, seedBlocks: 520, liveTraffic: false })
   const proxy = await startCountingProxy(devnet.url)
   const { setting, headers } = benchKeys(opts.keys)
@@ -102,8 +101,8 @@ export async function runStreamOpenCostBench(opts: {
       windows: [],
     }))
     // warm-up: every key once on each build (its first authentication), and the route's bundles
-    for (const service of services) {
-      const closers = await openMany(service, path, headers, opts.keys, opts.concurrency, 0)
+    for (const [i, service] of services.entries()) {
+      const closers = await openMany(service, streamPath(opts.builds[i]!, CHAIN), headers, opts.keys, opts.concurrency, 0)
       for (const close of closers) close()
     }
     await sleep(3_000)
@@ -115,7 +114,14 @@ export async function runStreamOpenCostBench(opts: {
         const row = rows[i]!
         const cpu0 = cpuSecondsOf(service.process.pid!)
         const t0 = monoUs()
-        const closers = await openMany(service, path, headers, opts.perRound, opts.concurrency, round * opts.perRound)
+        const closers = await openMany(
+          service,
+          streamPath(opts.builds[i]!, CHAIN),
+          headers,
+          opts.perRound,
+          opts.concurrency,
+          round * opts.perRound,
+        )
         const t1 = monoUs()
         const cpu = cpuSecondsOf(service.process.pid!) - cpu0
         row.perOpenUs.push((cpu * 1e6) / opts.perRound)
