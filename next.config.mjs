@@ -12,8 +12,9 @@ const nextConfig = {
   // a native addon (lib/runtime/zstd-scroll.ts counts Scroll's compressed size with it): Node loads it from
   // node_modules at run time, never a bundle, and the standalone output traces it there
   serverExternalPackages: ['zstd-napi'],
-  // `npm run bench*` builds with GAS_API_BENCH_BUILD=1, which adds the framework-floor routes (the route.bench.ts
-  // files under app/bench-floor, app/bench-bare and app/networks/[chainId]/bench-floor-stream); no other build has them
+  // GAS_API_BENCH_BUILD=1 (`npm run bench`, and the stream benches when a --paths entry names /bench-) adds the
+  // framework-floor routes: the route.bench.ts files under app/bench-floor, app/bench-bare and
+  // app/networks/[chainId]/bench-floor-stream. No other build has them
   pageExtensions: ['tsx', 'ts', 'jsx', 'js', ...(process.env.GAS_API_BENCH_BUILD === '1' ? ['bench.ts'] : [])],
   // NEXT_OUTPUT=standalone (the Dockerfile sets it) builds a self-contained server.js; the default
   // build stays the one `next start` serves

@@ -1,6 +1,6 @@
 // npm run bench:stream-burst [-- --subscribers 5000 --batch 200 --every-ms 50 --per-key 10 --blocks 28 --block-seconds 2 --runs 2 --baseline ../wt-old --paths … --no-build]
 import { resolve } from 'node:path'
-import { buildsOfPaths, profileDirOf, runStreamBurstBench, type Build } from './bench/stream-burst'
+import { buildsOfPaths, isFloor, profileDirOf, runStreamBurstBench, type Build } from './bench/stream-burst'
 import { readProfiles, summarize } from './bench/profile'
 import { buildIsFresh, ensureFreshBuild } from './devnet/fresh-build'
 import { parseCommandLine, usageExit } from './cli/cli-args'
@@ -34,6 +34,7 @@ const opts = {
 if (Object.values(opts).some((v) => !Number.isInteger(v) || v <= 0)) usageExit(USAGE, 'every value must be a positive whole number')
 // --paths: each path (of this checkout's build, or `<folder>=<path>`) opened in turn
 const byPath = values.paths === undefined ? undefined : buildsOfPaths(values.paths, process.cwd())
+if (typeof byPath === 'string') usageExit(USAGE, byPath)
 if (byPath?.benchBuild) process.env.GAS_API_BENCH_BUILD = '1'
 if (!values['no-build']) await ensureFreshBuild()
 for (const b of byPath?.builds ?? []) if (b.dir !== process.cwd() && !buildIsFresh(b.dir)) await ensureFreshBuild(b.dir)
@@ -66,7 +67,7 @@ console.log(
 console.log('|---|---|---|---|---|---|---|---|---|---|')
 for (const r of rows)
   console.log(
-    `| ${r.label} ${r.commit} | ${r.subscribers} | ${r.opened} / ${r.refused} / ${r.silent}${r.lateStatus ? ` (${r.lateStatus} later)` : ''} | ${f(r.statusMs.p50)} / ${f(r.statusMs.p99)} / ${f(r.statusMs.max)} | ${f(r.firstEventMs.p50)} / ${f(r.firstEventMs.p99)} / ${f(r.firstEventMs.max)} | ${r.firstOver10s} | ${r.label.includes('/bench-') ? '— (a floor: its events are not blocks)' : `${r.blocksToAll} / ${r.blocks}`} | ${r.cpuSeconds.toFixed(1)} (${r.kernelSeconds.toFixed(1)}) | ${r.listenOverflows} / ${r.synRetrans} | ${r.stealPercent.toFixed(1)} / ${f(r.referenceMs)} |`,
+    `| ${r.label} ${r.commit} | ${r.subscribers} | ${r.opened} / ${r.refused} / ${r.silent}${r.lateStatus ? ` (${r.lateStatus} later)` : ''} | ${f(r.statusMs.p50)} / ${f(r.statusMs.p99)} / ${f(r.statusMs.max)} | ${f(r.firstEventMs.p50)} / ${f(r.firstEventMs.p99)} / ${f(r.firstEventMs.max)} | ${r.firstOver10s} | ${isFloor(builds.find((b) => b.label === r.label)!) ? '— (a floor: its events are not blocks)' : `${r.blocksToAll} / ${r.blocks}`} | ${r.cpuSeconds.toFixed(1)} (${r.kernelSeconds.toFixed(1)}) | ${r.listenOverflows} / ${r.synRetrans} | ${r.stealPercent.toFixed(1)} / ${f(r.referenceMs)} |`,
   )
 
 if (values['cpu-prof']) {

@@ -28,6 +28,7 @@ const opts = {
 if (Object.values(opts).some((v) => !Number.isInteger(v) || v <= 0)) usageExit(USAGE, 'every value must be a positive whole number')
 // --paths: each path (of this checkout's build, or `<folder>=<path>`) side by side, one service each
 const byPath = values.paths === undefined ? undefined : buildsOfPaths(values.paths, process.cwd())
+if (typeof byPath === 'string') usageExit(USAGE, byPath)
 if (byPath?.benchBuild) process.env.GAS_API_BENCH_BUILD = '1'
 if (!values['no-build']) await ensureFreshBuild()
 for (const b of byPath?.builds ?? []) if (b.dir !== process.cwd() && !buildIsFresh(b.dir)) await ensureFreshBuild(b.dir)

@@ -13,7 +13,13 @@ const event = () => encoder.encode(`id: ${id}\nevent: fees\ndata: ${DATA}\n\n`)
 function tick(): void {
   id++
   const bytes = event()
-  for (const c of streams) c.enqueue(bytes)
+  for (const c of streams) {
+    try {
+      c.enqueue(bytes)
+    } catch {
+      streams.delete(c) // closed without a cancel: no longer sent to
+    }
+  }
   if (streams.size === 0 && timer) timer = (clearInterval(timer), undefined)
 }
 

@@ -26,17 +26,23 @@ export const streamPath = (build: Build, chainId: number) =>
 
 /**
  * The builds of a `--paths` list: each entry a path of this checkout's build, or `<folder>=<path>` for another
- * folder's build. The framework's floor streams (`/bench-` paths) exist only in bench builds: asks for one when named.
+ * folder's build (the first `=` splits them). The framework's floor streams (`/bench-` paths) exist only in bench
+ * builds: `benchBuild` says when one is named. A string: what is wrong with the list.
  */
-export function buildsOfPaths(spec: string, cwd: string): { builds: Build[]; benchBuild: boolean } {
+export function buildsOfPaths(spec: string, cwd: string): { builds: Build[]; benchBuild: boolean } | string {
   const builds = spec.split(',').map((entry) => {
     const at = entry.indexOf('=')
     const dir = at < 0 ? cwd : resolve(entry.slice(0, at))
     const path = entry.slice(at + 1)
     return { label: at < 0 ? path : `${entry.slice(0, at)} ${path}`, dir, path }
   })
+  if (builds.some((b) => !/^\/\S*$/.test(b.path))) return '--paths: every path starts with / and has no spaces'
+  if (new Set(builds.map((b) => b.label.replace(/\W+/g, '-'))).size < builds.length) return '--paths: each entry once'
   return { builds, benchBuild: builds.some((b) => b.path.includes('/bench-')) }
 }
+
+/** Whether a build is opened on a framework floor (its events are not blocks). */
+export const isFloor = (build: Build) => build.path?.includes('/bench-') === true
 
 export type BurstRow = {
   label: string

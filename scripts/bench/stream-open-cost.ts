@@ -5,9 +5,9 @@ import { startService, type Service } from '../devnet/service'
 import { benchKeys, commitOf, cpuSecondsOf, streamPath, type Build } from './stream-burst'
 
 /**
- * `npm run bench:stream-open`: what one stream open costs the service (the gate, the route, the first event), on two
- * builds side by side: both `next start`s run at once against one devnet, with the default settings, and take turns
- * (rounds alternate which goes first). In a round a build gets `perRound` opens, `concurrency` at a time, each
+ * `npm run bench:stream-open`: what one stream open costs the service (the gate, the route, the first event), on
+ * builds (or paths: `Build.path`) side by side: their `next start`s run at once against one devnet, with the default
+ * settings, and take turns (rounds alternate which goes first). In a round a build gets `perRound` opens, `concurrency` at a time, each
  * waited for until its first `fees` event; the service's CPU time over the round (utime + stime from /proc) is the
  * cost. The streams are closed after the round, outside it. The CPU profile's window (`windows`) lets a profile be
  * cut to the rounds.
