@@ -73,6 +73,29 @@ describe('pieceAccuracyOf', () => {
     expect(r.judgedPieces).toEqual({ from: { blockNumber: 101, piece: 1 }, to: { blockNumber: 103, piece: 7 } })
   })
 
+  test('behavior: at a cadence of no whole milliseconds (9 pieces in 2 s), each level is held to the pieces it promised', () => {
+    const cadence = 2_000 / 9
+    const pieces = Array.from({ length: 30 }, (_, s) =>
+      seen({ ...state(s, { full: false, readAt: T0 + s * cadence }), cadenceMs: cadence }),
+    )
+    // the answers' waits are whole milliseconds: 6 pieces are 1,333 ms, 2 pieces 444 ms
+    const rounded = () =>
+      Object.fromEntries(
+        (['low', 'medium', 'high'] as const).map((l) => [
+          l,
+          {
+            maxPriorityFeePerGas: 0n,
+            maxFeePerGas: 2n * GWEI,
+            minWaitTimeMs: Math.round(cadence),
+            maxWaitTimeMs: Math.round({ low: 6, medium: 3, high: 2 }[l] * cadence),
+          },
+        ]),
+      ) as Record<Urgency, LevelEstimate>
+    const r = pieceAccuracyOf(pieces, inputs(rounded))!
+    expect([r.levels.low.promisedPieces, r.levels.medium.promisedPieces, r.levels.high.promisedPieces]).toEqual([6, 3, 2])
+    expect(r.levels.high.trials).toBe(30 - 2)
+  })
+
   test('behavior: full pieces at 2 gwei keep out a 1-gwei tip, and take a 3-gwei one, whose overpayment is against the cheapest piece', () => {
     const pieces = Array.from({ length: 20 }, (_, s) => seen(state(s, { full: true, tips: [2n * GWEI, 4n * GWEI] })))
     const low = pieceAccuracyOf(pieces, inputs(fixed(GWEI, 5n * GWEI)))!
