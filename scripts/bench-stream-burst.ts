@@ -1,6 +1,6 @@
 // npm run bench:stream-burst [-- --subscribers 5000 --batch 200 --every-ms 50 --per-key 10 --blocks 28 --block-seconds 2 --runs 2 --baseline ../wt-old --paths … --no-build]
 import { resolve } from 'node:path'
-import { buildsOfPaths, isFloor, profileDirOf, runStreamBurstBench, type Build } from './bench/stream-burst'
+import { benchBuilds, isFloor, profileDirOf, runStreamBurstBench, type Build } from './bench/stream-burst'
 import { readProfiles, summarize } from './bench/profile'
 import { buildIsFresh, ensureFreshBuild } from './devnet/fresh-build'
 import { parseCommandLine, usageExit } from './cli/cli-args'
@@ -33,12 +33,7 @@ const opts = {
 }
 if (Object.values(opts).some((v) => !Number.isInteger(v) || v <= 0)) usageExit(USAGE, 'every value must be a positive whole number')
 // --paths: each path (of this checkout's build, or `<folder>=<path>`) opened in turn
-const byPath = values.paths === undefined ? undefined : buildsOfPaths(values.paths, process.cwd())
-if (typeof byPath === 'string') usageExit(USAGE, byPath)
-if (byPath?.benchBuild) process.env.GAS_API_BENCH_BUILD = '1'
-if (!values['no-build']) await ensureFreshBuild()
-for (const b of byPath?.builds ?? []) if (b.dir !== process.cwd() && !buildIsFresh(b.dir)) await ensureFreshBuild(b.dir)
-const builds: Build[] = byPath?.builds ?? [{ label: 'this checkout', dir: process.cwd() }]
+const builds: Build[] = await benchBuilds(values.paths, values['no-build'], USAGE)
 if (values.baseline !== undefined) {
   const dir = resolve(values.baseline)
   // the baseline's own tools may differ: its build is taken as it is, rebuilt only when missing or stale
@@ -56,7 +51,7 @@ const rows = await runStreamBurstBench({
 })
 const f = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(0))
 console.log(
-  `\nnpm run bench:stream-burst -- --subscribers ${opts.subscribers} --batch ${opts.perBatch} --every-ms ${opts.everyMs} --per-key ${opts.perKey} --blocks ${opts.blocks} --block-seconds ${opts.blockSeconds} --runs ${opts.runs}${values.baseline ? ` --baseline ${values.baseline}` : ''}${byPath ? ` --paths ${values.paths}` : ''}`,
+  `\nnpm run bench:stream-burst -- --subscribers ${opts.subscribers} --batch ${opts.perBatch} --every-ms ${opts.everyMs} --per-key ${opts.perKey} --blocks ${opts.blocks} --block-seconds ${opts.blockSeconds} --runs ${opts.runs}${values.baseline ? ` --baseline ${values.baseline}` : ''}${values.paths ? ` --paths ${values.paths}` : ''}`,
 )
 console.log(
   `(one next start per row with the default settings, ${Math.ceil(opts.subscribers / opts.perKey)} API keys; anvil devnet, a block every ${opts.blockSeconds} s; latencies from each socket's connect; status and first event waited for 34 s)\n`,

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { runStreamOpenCostBench, type OpenCostRow } from './bench/stream-open-cost'
-import { buildsOfPaths, type Build } from './bench/stream-burst'
+import { benchBuilds, type Build } from './bench/stream-burst'
 import { readProfiles, summarize } from './bench/profile'
 import { buildIsFresh, ensureFreshBuild } from './devnet/fresh-build'
 import { parseCommandLine, usageExit } from './cli/cli-args'
@@ -27,12 +27,7 @@ const opts = {
 }
 if (Object.values(opts).some((v) => !Number.isInteger(v) || v <= 0)) usageExit(USAGE, 'every value must be a positive whole number')
 // --paths: each path (of this checkout's build, or `<folder>=<path>`) side by side, one service each
-const byPath = values.paths === undefined ? undefined : buildsOfPaths(values.paths, process.cwd())
-if (typeof byPath === 'string') usageExit(USAGE, byPath)
-if (byPath?.benchBuild) process.env.GAS_API_BENCH_BUILD = '1'
-if (!values['no-build']) await ensureFreshBuild()
-for (const b of byPath?.builds ?? []) if (b.dir !== process.cwd() && !buildIsFresh(b.dir)) await ensureFreshBuild(b.dir)
-const builds: Build[] = byPath?.builds ?? [{ label: 'this checkout', dir: process.cwd() }]
+const builds: Build[] = await benchBuilds(values.paths, values['no-build'], USAGE)
 if (values.baseline !== undefined) {
   const dir = resolve(values.baseline)
   if (!buildIsFresh(dir)) await ensureFreshBuild(dir)
@@ -50,7 +45,7 @@ const rows = await runStreamOpenCostBench({
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!
 const f = (x: number) => x.toFixed(0)
 console.log(
-  `\nnpm run bench:stream-open -- --rounds ${opts.rounds} --per-round ${opts.perRound} --concurrency ${opts.concurrency} --keys ${opts.keys}${values.baseline ? ` --baseline ${values.baseline}` : ''}${byPath ? ` --paths ${values.paths}` : ''}`,
+  `\nnpm run bench:stream-open -- --rounds ${opts.rounds} --per-round ${opts.perRound} --concurrency ${opts.concurrency} --keys ${opts.keys}${values.baseline ? ` --baseline ${values.baseline}` : ''}${values.paths ? ` --paths ${values.paths}` : ''}`,
 )
 console.log(
   `(the next starts at once, default settings, ${opts.keys} API keys, one 2-s anvil devnet; each round ${opts.perRound} opens per build, ${opts.concurrency} at a time, each until its first event; the builds take turns, alternating which goes first; service CPU from /proc, 10 ms ticks)\n`,

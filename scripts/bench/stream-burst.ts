@@ -7,6 +7,8 @@ import { startCountingProxy } from '../devnet/counting-proxy'
 import { startDevnet } from '../devnet/devnet'
 import { rpc } from '../devnet/json-rpc'
 import { startService, type Service } from '../devnet/service'
+import { buildIsFresh, ensureFreshBuild } from '../devnet/fresh-build'
+import { usageExit } from '../cli/cli-args'
 
 /**
  * `npm run bench:stream-burst`: a burst of stream opens on one `next start` with the default settings (issue 45,
@@ -39,6 +41,19 @@ export function buildsOfPaths(spec: string, cwd: string): { builds: Build[]; ben
   if (builds.some((b) => !/^\/\S*$/.test(b.path))) return '--paths: every path starts with / and has no spaces'
   if (new Set(builds.map((b) => b.label.replace(/\W+/g, '-'))).size < builds.length) return '--paths: each entry once'
   return { builds, benchBuild: builds.some((b) => b.path.includes('/bench-')) }
+}
+
+/**
+ * The builds a stream bench runs, built as needed: this checkout's, or one per `--paths` entry (a usage error for a
+ * bad list). A floor path asks for a bench build; another folder's build is made when it is missing or stale.
+ */
+export async function benchBuilds(paths: string | undefined, noBuild: boolean, usage: string): Promise<Build[]> {
+  const byPath = paths === undefined ? undefined : buildsOfPaths(paths, process.cwd())
+  if (typeof byPath === 'string') usageExit(usage, byPath)
+  if (byPath?.benchBuild) process.env.GAS_API_BENCH_BUILD = '1'
+  if (!noBuild) await ensureFreshBuild()
+  for (const b of byPath?.builds ?? []) if (b.dir !== process.cwd() && !buildIsFresh(b.dir)) await ensureFreshBuild(b.dir)
+  return byPath?.builds ?? [{ label: 'this checkout', dir: process.cwd() }]
 }
 
 /** Whether a build is opened on a framework floor (its events are not blocks). */

@@ -30,13 +30,19 @@ function state(slot: number, opts: { full: boolean; tips?: bigint[]; readAt?: nu
 }
 const seen = (view: PendingPieces, lastReadAt = view.readAt): SeenPiece => ({ view, lastReadAt })
 
+/** Levels at a fixed price, waiting whole pieces in whole milliseconds, as the service answers. */
 const fixed =
-  (tip: bigint, maxFee: bigint, waitPieces: Record<Urgency, number> = { low: 6, medium: 3, high: 2 }) =>
+  (tip: bigint, maxFee: bigint, waitPieces: Record<Urgency, number> = { low: 6, medium: 3, high: 2 }, cadence = CADENCE) =>
   () =>
     Object.fromEntries(
       (['low', 'medium', 'high'] as const).map((l) => [
         l,
-        { maxPriorityFeePerGas: tip, maxFeePerGas: maxFee, minWaitTimeMs: CADENCE, maxWaitTimeMs: waitPieces[l] * CADENCE },
+        {
+          maxPriorityFeePerGas: tip,
+          maxFeePerGas: maxFee,
+          minWaitTimeMs: Math.round(cadence),
+          maxWaitTimeMs: Math.round(waitPieces[l] * cadence),
+        },
       ]),
     ) as Record<Urgency, LevelEstimate>
 
@@ -79,19 +85,7 @@ describe('pieceAccuracyOf', () => {
       seen({ ...state(s, { full: false, readAt: T0 + s * cadence }), cadenceMs: cadence }),
     )
     // the answers' waits are whole milliseconds: 6 pieces are 1,333 ms, 2 pieces 444 ms
-    const rounded = () =>
-      Object.fromEntries(
-        (['low', 'medium', 'high'] as const).map((l) => [
-          l,
-          {
-            maxPriorityFeePerGas: 0n,
-            maxFeePerGas: 2n * GWEI,
-            minWaitTimeMs: Math.round(cadence),
-            maxWaitTimeMs: Math.round({ low: 6, medium: 3, high: 2 }[l] * cadence),
-          },
-        ]),
-      ) as Record<Urgency, LevelEstimate>
-    const r = pieceAccuracyOf(pieces, inputs(rounded))!
+    const r = pieceAccuracyOf(pieces, inputs(fixed(0n, 2n * GWEI, undefined, cadence)))!
     expect([r.levels.low.promisedPieces, r.levels.medium.promisedPieces, r.levels.high.promisedPieces]).toEqual([6, 3, 2])
     expect(r.levels.high.trials).toBe(30 - 2)
   })
