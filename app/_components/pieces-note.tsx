@@ -1,8 +1,9 @@
 import type { PendingPiecesBody } from '@/lib/core/contract/pending-schema'
+import { waitInPieces } from '@/lib/core/units'
 
 /** A level's wait on a flashblocks chain, in pieces and seconds: "1–2 pieces (0.2–0.4 s)". */
 export function formatPieceWait(minMs: number, maxMs: number, cadenceMs: number): string {
-  const [a, b] = [Math.round(minMs / cadenceMs), Math.round(maxMs / cadenceMs)]
+  const [a, b] = [waitInPieces(minMs, cadenceMs), waitInPieces(maxMs, cadenceMs)]
   const s = (ms: number) => String(Math.round(ms / 100) / 10)
   const pieces = a === b ? `${b} piece${b === 1 ? '' : 's'}` : `${a}–${b} pieces`
   return `${pieces} (${a === b ? `~${s(maxMs)}` : `${s(minMs)}–${s(maxMs)}`} s)`

@@ -35,3 +35,11 @@ export function parseGwei(gwei: string): bigint {
 export function mulDivCeil(wei: bigint, num: bigint, den: bigint): bigint {
   return (wei * num + den - 1n) / den
 }
+
+/**
+ * A flashblocks wait in whole pieces at `cadenceMs`: the service's waits are whole pieces rounded to the millisecond
+ * (fee-math/flashblocks pieceWaits), so rounding takes them back at any cadence (222.2 ms as well as 200).
+ */
+export function waitInPieces(waitMs: number, cadenceMs: number): number {
+  return Math.round(waitMs / cadenceMs)
+}

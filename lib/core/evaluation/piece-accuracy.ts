@@ -5,6 +5,7 @@
 import { LEVEL_SETTINGS } from '../fee-math/estimator'
 import { pieceDemand, quietPieces } from '../fee-math/flashblocks'
 import { quantile } from './backtest'
+import { waitInPieces } from '../units'
 import type { LevelEstimate, PendingPieces, SeenPiece, Urgency } from '../types'
 
 /** One level's record over the judged pieces' suggestions. */
@@ -97,7 +98,7 @@ export function pieceAccuracyOf(pieces: readonly SeenPiece[], inputs: PieceJudge
     for (const level of levels) {
       const l = sug[level]
       // the wait is a whole number of pieces rounded to the millisecond (fee-math/flashblocks): rounding takes it back
-      const promised = Math.round(l.maxWaitTimeMs / s.view.cadenceMs)
+      const promised = waitInPieces(l.maxWaitTimeMs, s.view.cadenceMs)
       if (s.slot + promised > lastSlot.get(s.run)!) continue
       const outcome = includedAt(l, seen, i, promised * HORIZON_FACTOR)
       const a = acc[level]!

@@ -16,6 +16,7 @@ import {
   type CrowdedDemand,
 } from '@/lib/core/fee-math/flashblocks'
 import { inclusionTip, LEVEL_SETTINGS } from '@/lib/core/fee-math/estimator'
+import { waitInPieces } from '@/lib/core/units'
 import { piecedLevels, windowLevels } from '@/lib/core/fee-math/chain-levels'
 import { confidencePrices } from '@/lib/core/fee-math/confidence'
 import { toFeeData } from '@/lib/core/fee-math/fee-data'
@@ -79,6 +80,25 @@ describe('pieceWaits', () => {
     const p = pending({ gasUsed: '150000000' })
     expect(pieceWaits(p, 'high', 21_000n)).toEqual({ minWaitTimeMs: 200, maxWaitTimeMs: 400 })
     expect(pieceWaits(p, 'high', 15_000_000n)).toEqual({ minWaitTimeMs: 400, maxWaitTimeMs: 600 })
+  })
+
+  test('behavior: waitInPieces takes the waits back to whole pieces, also at a cadence of no whole milliseconds', () => {
+    // 9 pieces in a 2-s block: 222.2 ms each, the waits rounded to the millisecond
+    for (const [cadenceMs, gasUsed] of [
+      [2000 / 9, '0'],
+      [2000 / 9, '150000000'],
+      [200, '150000000'],
+    ] as const) {
+      const p = pending({ cadenceMs, gasUsed })
+      const first = piecesUntilRoom(p, 21_000n)
+      for (const level of ['low', 'medium', 'high'] as const) {
+        const w = pieceWaits(p, level)
+        expect([waitInPieces(w.minWaitTimeMs, cadenceMs), waitInPieces(w.maxWaitTimeMs, cadenceMs)]).toEqual([
+          first,
+          first - 1 + LEVEL_PIECES[level],
+        ])
+      }
+    }
   })
 })
 
