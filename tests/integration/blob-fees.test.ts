@@ -238,7 +238,8 @@ describe('GET /networks/{chainId}/blobFees on a chain with blobs (anvil, real bl
           )
           .join('\n'),
     )
-  })
+    // four full blob blocks of three sends each, whose KZG proofs anvil checks: slow on a busy machine (docs/benchmarks.md)
+  }, 180_000)
 
   test("behavior: with 70 blocks of blob history (over the 64 it needs) the caps are sized by the forecast: at least one full block's rise, and a blob transaction sent with medium's cap gets in at the next blob base fee", async () => {
     const head = Number(await rpc<string>(anvil.url, 'eth_blockNumber'))
