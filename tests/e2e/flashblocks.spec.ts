@@ -14,7 +14,8 @@ test.describe('a flashblocks chain (130: 1-s blocks in 5 pieces)', () => {
     await page.goto('/networks/130')
     const note = page.getByTestId('pieces-note')
     // the service probes the node for three block intervals before it follows the pieces; on a busy machine a probe
-    // whose reads came too sparse is tried again two probes' lengths later, up to four probes: 30 s on 1-s blocks
+    // whose reads came too sparse is tried again two probes' lengths later, up to four probes: 30 s of probing on
+    // 1-s blocks, plus the first sealed read, the thread's start, and up to a block before each probe tried again
     await expect(note).toBeVisible({ timeout: 60_000 })
     await expect(note).toHaveAttribute('data-full', 'false')
     const api = await apiGet<{ pending: { cadenceMs: number; pieces: number } }>('/networks/130/suggestedGasFees')

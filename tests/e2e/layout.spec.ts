@@ -17,6 +17,8 @@ for (const path of ['/networks/31337', '/']) {
 }
 
 test('screenshots: chain view light and dark, overview', async ({ page }, testInfo) => {
+  // three pages rendered and shot: slow with two suites at once (docs/benchmarks.md)
+  test.setTimeout(180_000)
   mkdirSync(SHOTS, { recursive: true })
   await page.setViewportSize({ width: 1200, height: 900 })
   for (const scheme of ['light', 'dark'] as const) {

@@ -83,16 +83,17 @@ describe('pieceWaits', () => {
   })
 
   test('behavior: waitInPieces takes the waits back to whole pieces, also at a cadence of no whole milliseconds', () => {
-    // 9 pieces in a 2-s block: 222.2 ms each, the waits rounded to the millisecond
-    for (const [cadenceMs, gasUsed] of [
-      [2000 / 9, '0'],
-      [2000 / 9, '150000000'],
-      [200, '150000000'],
+    // 9 pieces in a 2-s block: 222.2 ms each, the waits rounded to the millisecond; a transfer from the next piece,
+    // and 15M gas from the one after (pieces 2, 3, 4 and 7: 444.4 rounds down, the others up)
+    const cadenceMs = 2000 / 9
+    const p = pending({ cadenceMs, gasUsed: '150000000' })
+    for (const [gas, first] of [
+      [21_000n, 1],
+      [15_000_000n, 2],
     ] as const) {
-      const p = pending({ cadenceMs, gasUsed })
-      const first = piecesUntilRoom(p, 21_000n)
+      expect(piecesUntilRoom(p, gas)).toBe(first)
       for (const level of ['low', 'medium', 'high'] as const) {
-        const w = pieceWaits(p, level)
+        const w = pieceWaits(p, level, gas)
         expect([waitInPieces(w.minWaitTimeMs, cadenceMs), waitInPieces(w.maxWaitTimeMs, cadenceMs)]).toEqual([
           first,
           first - 1 + LEVEL_PIECES[level],
