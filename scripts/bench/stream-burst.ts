@@ -56,8 +56,8 @@ export async function benchBuilds(paths: string | undefined, noBuild: boolean, u
   return byPath?.builds ?? [{ label: 'this checkout', dir: process.cwd() }]
 }
 
-/** Whether a build is opened on a framework floor (its events are not blocks). */
-export const isFloor = (build: Build) => build.path?.includes('/bench-') === true
+/** Whether a build is opened on a framework floor (its events are not blocks; /bench-bare/<id>/gated-stream's are). */
+export const isFloor = (build: Build) => /\/bench-floor|\/bench-bare\/[^/]+\/stream$/.test(build.path ?? '')
 
 export type BurstRow = {
   label: string
