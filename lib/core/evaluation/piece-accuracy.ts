@@ -97,7 +97,6 @@ export function pieceAccuracyOf(pieces: readonly SeenPiece[], inputs: PieceJudge
     let judged = false
     for (const level of levels) {
       const l = sug[level]
-      // the wait is a whole number of pieces rounded to the millisecond (fee-math/flashblocks): rounding takes it back
       const promised = waitInPieces(l.maxWaitTimeMs, s.view.cadenceMs)
       if (s.slot + promised > lastSlot.get(s.run)!) continue
       const outcome = includedAt(l, seen, i, promised * HORIZON_FACTOR)
