@@ -10,13 +10,13 @@ test.describe('a flashblocks chain (130: 1-s blocks in 5 pieces)', () => {
   })
 
   test('the page shows the waits in pieces and says when the pending pieces are full', async ({ page }) => {
-    test.setTimeout(180_000)
+    test.setTimeout(240_000)
     await page.goto('/networks/130')
     const note = page.getByTestId('pieces-note')
     // the service probes the node for three block intervals before it follows the pieces; on a busy machine a probe
     // whose reads came too sparse is tried again two probes' lengths later, up to four probes: 30 s of probing on
     // 1-s blocks, plus the first sealed read, the thread's start, and up to a block before each probe tried again
-    await expect(note).toBeVisible({ timeout: 60_000 })
+    await expect(note).toBeVisible({ timeout: 120_000 })
     await expect(note).toHaveAttribute('data-full', 'false')
     const api = await apiGet<{ pending: { cadenceMs: number; pieces: number } }>('/networks/130/suggestedGasFees')
     // measured from the node: the probe's reads lag on a busy machine, so within a piece of the node's 5
