@@ -67,7 +67,7 @@ export type PendingPieces = {
   piece: number
   /** Pieces per block: the block interval over the measured cadence. */
   pieces: number
-  /** The measured time from one piece to the next, ms. */
+  /** The time from one piece to the next, ms: measured, or the chain's published one near it (piecesPerBlock). */
   cadenceMs: number
   gasLimit: string
   /** Gas used so far by the block's committed pieces. */

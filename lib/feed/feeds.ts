@@ -10,6 +10,7 @@ import { ChainFeed } from './chain-feed'
 import { RemotePieces, type FeedPieceHooks } from './piece-bridge'
 import { pieceThread } from './piece-thread'
 import { PieceTracker } from './piece-tracker'
+import { PUBLISHED_PIECE_MS } from '../core/chain-rules/fast-chains'
 import type { FeedSettings } from './feed-settings'
 import { dataCacheLayer, layeredStore, redisLayer, type WindowLayer } from './window-store'
 
@@ -94,8 +95,10 @@ export function chainFeed(chain: ChainConfig, settings: FeedsSettings): ChainFee
  * requests queued on the server's event loop cannot delay a read past its piece; elsewhere (tests, scripts) this thread.
  */
 function followPieces(chain: ChainConfig, timeoutMs: number, hooks: FeedPieceHooks) {
-  if (process.env.NEXT_RUNTIME === 'nodejs') return new RemotePieces({ rpcUrls: chain.rpcUrls, timeoutMs }, hooks, pieceThread())
-  return new PieceTracker({ ...hooks, read: () => readPendingBlock(chain.rpcUrls, timeoutMs) })
+  const publishedPieceMs = PUBLISHED_PIECE_MS[chain.id]
+  if (process.env.NEXT_RUNTIME === 'nodejs')
+    return new RemotePieces({ rpcUrls: chain.rpcUrls, timeoutMs, publishedPieceMs }, hooks, pieceThread())
+  return new PieceTracker({ ...hooks, publishedPieceMs, read: () => readPendingBlock(chain.rpcUrls, timeoutMs) })
 }
 
 /** Per chain, the window this process holds (no read). */

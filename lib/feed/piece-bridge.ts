@@ -16,6 +16,8 @@ export type PieceTold = {
   feedId: number
   rpcUrls: readonly string[]
   timeoutMs: number
+  /** The chain's published piece interval, ms (PieceTrackerParts.publishedPieceMs). */
+  publishedPieceMs?: number
   sealed?: Pick<FeeWindow, 'headNumber' | 'blockIntervalMs'>
   /** ms since the epoch; Infinity while someone listens. */
   warmUntil: number
@@ -45,6 +47,7 @@ export function hostPieces(port: PiecePort<PieceHeard, PieceTold>, read: (told: 
         read: () => read(entry.told),
         sealed: () => entry.told.sealed,
         warm: () => Date.now() < entry.told.warmUntil,
+        publishedPieceMs: told.publishedPieceMs,
         onPiece: () => {},
         // a stopped tracker's last read may still come back: its feed is gone, so is its event
         emit: (event) => chains.get(told.feedId) === entry && port.postMessage({ feedId: told.feedId, event }),
@@ -91,7 +94,7 @@ export class RemotePieces implements Pieces {
   private readonly now: () => number
 
   constructor(
-    private readonly source: Pick<PieceTold, 'rpcUrls' | 'timeoutMs'>,
+    private readonly source: Pick<PieceTold, 'rpcUrls' | 'timeoutMs' | 'publishedPieceMs'>,
     private readonly hooks: PieceHooks,
     private readonly link: PieceLink,
   ) {
@@ -144,9 +147,9 @@ export class RemotePieces implements Pieces {
 
   private tell(sealed: PieceTold['sealed'], warmUntil: number): void {
     const at = sealed && { headNumber: sealed.headNumber, blockIntervalMs: sealed.blockIntervalMs }
-    const { rpcUrls, timeoutMs } = this.source
+    const { rpcUrls, timeoutMs, publishedPieceMs } = this.source
     // a message the thread did not take is told again on the next wake
-    if (this.link.tell({ feedId: this.feedId, rpcUrls: [...rpcUrls], timeoutMs, sealed: at, warmUntil }))
+    if (this.link.tell({ feedId: this.feedId, rpcUrls: [...rpcUrls], timeoutMs, publishedPieceMs, sealed: at, warmUntil }))
       this.told = { generation: this.link.generation, head: sealed?.headNumber, intervalMs: sealed?.blockIntervalMs, warmUntil }
   }
 }

@@ -1,6 +1,6 @@
 import 'server-only'
 import type { FeeWindow, PendingPieces } from '../core/types'
-import { CROWDED_DEMAND_PIECES, crowdedAfter, gasPerPiece, pieceDemand, quietPieces } from '../core/fee-math/flashblocks'
+import { CROWDED_DEMAND_PIECES, crowdedAfter, gasPerPiece, pieceDemand, piecesPerBlock, quietPieces } from '../core/fee-math/flashblocks'
 import type { CrowdedDemand } from '../core/fee-math/flashblocks'
 import type { PendingBlockRead } from '../upstream/read-pending'
 import { HISTORY_PIECES, PieceState, VIEW_MAX_PIECES, type PieceEvent, type PieceMode, type Pieces } from './piece-state'
@@ -39,6 +39,8 @@ export type PieceTrackerParts = {
   sealed: () => Pick<FeeWindow, 'headNumber' | 'blockIntervalMs'> | undefined
   /** Whether anyone asks (a request within the warm period, or a subscriber). */
   warm: () => boolean
+  /** The chain's published piece interval, ms (PUBLISHED_PIECE_MS), taken when the measured one is near it. */
+  publishedPieceMs?: number
   /** Called when a newer piece is seen. */
   onPiece: () => void
   now?: () => number
@@ -309,7 +311,7 @@ export class PieceTracker implements Pieces {
     if (pieced < MIN_PIECED_BLOCKS || interval <= 0) return this.settle('none')
     // the cadence is the steps' middle half: a late read lengthens one step and shortens the next, a missed piece
     // doubles one, and a block whose first piece is seen late loses part of its spread, none of which moves it
-    this.pieces = Math.max(2, Math.round(interval / middleMean(gaps)))
+    this.pieces = piecesPerBlock(interval, middleMean(gaps), this.parts.publishedPieceMs)
     this.cadenceMs = interval / this.pieces
     this.phaseMs = ((this.block?.lastChangeAt ?? this.now()) - probe.spacingMs / 2) % this.cadenceMs
     this.settle('flashblocks')

@@ -121,3 +121,15 @@ export const megaEth: ChainFeePolicy = {
   ...paidTips,
   ...ASSUMED,
 }
+
+/**
+ * The piece interval of the flashblocks chains that publish one, ms. The tracker measures every chain's cadence
+ * (lib/feed/piece-tracker.ts) and takes the published one when the measurement is near it (piecesPerBlock).
+ * The builder's own default is 250 ms (base/base bin/builder/src/cli.rs); 200 ms is these chains' deployment.
+ */
+export const PUBLISHED_PIECE_MS: Readonly<Record<number, number>> = {
+  // docs.base.org/base-chain/flashblocks/overview: 10 flashblocks a 2-s block, each every 200 ms
+  8453: 200,
+  // docs.unichain.org/docs/technical-information/flashblocks: 200-ms flashblocks, 5 a 1-s block
+  130: 200,
+}

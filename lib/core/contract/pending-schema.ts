@@ -9,7 +9,10 @@ export const PendingPiecesSchema = z
     blockNumber: z.number().int().nonnegative().meta({ description: 'The block being built: the sealed head + 1.' }),
     piece: z.number().int().nonnegative().meta({ description: 'The piece it has reached (0: the system transactions only).' }),
     pieces: z.number().int().positive().meta({ description: 'Pieces per block, from the measured cadence.' }),
-    cadenceMs: z.number().positive().meta({ description: 'The measured time from one piece to the next, milliseconds.' }),
+    cadenceMs: z.number().positive().meta({
+      description:
+        "The time from one piece to the next, milliseconds: measured, or the chain's published one (Base's, Unichain's 200) when the measurement is within a fifth of it.",
+    }),
     full: z.boolean().meta({
       description:
         "Whether a newcomer must outbid: the pieces being built are full (cumulative gas near piece × floor(gasLimit / pieces)), or a block's first piece follows a full one.",

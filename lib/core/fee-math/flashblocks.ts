@@ -32,6 +32,21 @@ function fullSlack(perPiece: bigint): bigint {
   return maxOf(TRANSFER_GAS, perPiece / 5n)
 }
 
+/** How far a measured step may be from a published piece interval and still be taken for it: a fifth of it. */
+const PUBLISHED_STEP_TOLERANCE = 0.2
+
+/**
+ * Pieces per block from a probe's measured step between pieces: the interval over the step, rounded, at least 2. A
+ * chain with a published piece interval (lib/core/chain-rules/fast-chains.ts PUBLISHED_PIECE_MS) gets it when the
+ * step is within a fifth of it: a busy probe's reads lengthen the step (9 pieces read for 10), while a chain that
+ * changed its interval (250 ms for 200) is a quarter off and keeps its measurement.
+ * @example piecesPerBlock(2_000, 215, 200) // 10 (measured alone: 9)
+ */
+export function piecesPerBlock(intervalMs: number, stepMs: number, publishedPieceMs?: number): number {
+  const near = publishedPieceMs !== undefined && Math.abs(stepMs - publishedPieceMs) < PUBLISHED_STEP_TOLERANCE * publishedPieceMs
+  return Math.max(2, Math.round(intervalMs / (near ? publishedPieceMs : stepMs)))
+}
+
 /** The gas one piece adds to the block's cumulative budget: floor(gasLimit / pieces). */
 export function gasPerPiece(p: Pick<PendingPieces, 'gasLimit' | 'pieces'>): bigint {
   return BigInt(p.gasLimit) / BigInt(Math.max(1, p.pieces))

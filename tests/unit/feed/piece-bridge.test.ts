@@ -20,9 +20,9 @@ const T0 = 1_800_000_000_000
 const BLOCK_MS = 2_000
 const PIECE_MS = 200
 const head = (t: number) => Math.floor((t - T0) / BLOCK_MS) + 100
-/** A node that builds block head + 1 in 10 pieces of 200 ms, three transfers a piece after the first. */
-function pendingAt(t: number): PendingBlockRead {
-  const j = Math.floor(((t - T0) % BLOCK_MS) / PIECE_MS)
+/** A node that builds block head + 1 in 10 pieces of 200 ms (or of `pieceMs`), three transfers a piece after the first. */
+function pendingAt(t: number, pieceMs = PIECE_MS): PendingBlockRead {
+  const j = Math.floor(((t - T0) % BLOCK_MS) / pieceMs)
   const number = head(t) + 1
   const txs = Array.from({ length: 3 * j }, (_, i) => ({ hash: `0x${number}-${i}`, gas: '21000', tip: String(1_000_000 + i) }))
   return { number, gasLimit: '60000000', gasUsed: String(45_000 + txs.length * 21_000), txs, readAt: t }
@@ -48,7 +48,7 @@ function channel() {
 }
 
 /** The node, the messages told, the workers started (each a fresh hostPieces), and the thread that starts them. */
-function world(opts: { spawnFails?: () => boolean; readMs?: number } = {}) {
+function world(opts: { spawnFails?: () => boolean; readMs?: number; pieceMs?: number } = {}) {
   const node = { reads: 0, inFlight: 0 }
   const told: PieceTold[] = []
   const workers: { fail: (reason: string) => void }[] = []
@@ -63,7 +63,7 @@ function world(opts: { spawnFails?: () => boolean; readMs?: number } = {}) {
       if (opts.readMs) await new Promise((r) => setTimeout(r, opts.readMs))
       node.inFlight--
       expect(t.rpcUrls).toEqual(['http://node.test'])
-      return pendingAt(Date.now())
+      return pendingAt(Date.now(), opts.pieceMs)
     })
     const onError: ((err: Error) => void)[] = []
     const worker = {
@@ -88,14 +88,14 @@ function world(opts: { spawnFails?: () => boolean; readMs?: number } = {}) {
 }
 
 /** A feed's side on `thread`, its warm period and sealed head from `feed`. */
-function remoteOn(thread: InstanceType<typeof PieceThread>, blockIntervalMs = BLOCK_MS, headAt = head) {
+function remoteOn(thread: InstanceType<typeof PieceThread>, blockIntervalMs = BLOCK_MS, headAt = head, publishedPieceMs?: number) {
   const feed = { warmUntil: Number.POSITIVE_INFINITY, pieces: 0 }
   const hooks: PieceHooks = {
     sealed: () => ({ headNumber: headAt(Date.now()), blockIntervalMs }),
     warmUntil: () => feed.warmUntil,
     onPiece: () => feed.pieces++,
   }
-  return { remote: new RemotePieces({ rpcUrls: ['http://node.test'], timeoutMs: 1_000 }, hooks, thread), feed }
+  return { remote: new RemotePieces({ rpcUrls: ['http://node.test'], timeoutMs: 1_000, publishedPieceMs }, hooks, thread), feed }
 }
 
 const windowAt = (t: number) => ({ headNumber: head(t), blockIntervalMs: BLOCK_MS }) as FeeWindow
@@ -138,6 +138,18 @@ describe('pieces read on another thread', () => {
     expect(now.pending!.blockNumber).toBe(head(Date.now()) + 1)
     expect(remote.sealedOf(now)).toEqual(windowAt(Date.now()))
     expect(remote.seen().length).toBeGreaterThanOrEqual(90)
+  })
+
+  test.each([
+    ['told its published 200 ms, takes it', 200, 10],
+    ['told none, keeps its measurement', undefined, 9],
+  ])('behavior: a chain whose steps read 222 ms (a busy probe’s 9 for 10): the reading side, %s', async (_, published, pieces) => {
+    const { thread } = world({ pieceMs: BLOCK_MS / 9 })
+    const { remote } = remoteOn(thread, BLOCK_MS, head, published)
+    remote.wake()
+    await vi.advanceTimersByTimeAsync(4 * BLOCK_MS + 500)
+    expect(remote.flashblocks).toBe(true)
+    expect(remote.overlay(windowAt(Date.now())).pending).toMatchObject({ pieces, cadenceMs: BLOCK_MS / pieces })
   })
 
   test('behavior: a warm period moved by under a second is not told again; a shorter one and a new head are', () => {

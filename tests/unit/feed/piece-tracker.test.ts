@@ -33,7 +33,7 @@ const poolBurst: Node['pendingAt'] = (t) => read(head(t) + 1, Math.min(15, Math.
 const latestOnly: Node['pendingAt'] = (t) => read(head(t), 5, t)
 
 /** ms after each block's start that the node stalls reads for (sealing), 0: none. */
-function track(pendingAt: Node['pendingAt'], stallMs = 0, slow?: { untilMs: number; readMs: number }) {
+function track(pendingAt: Node['pendingAt'], stallMs = 0, slow?: { untilMs: number; readMs: number }, publishedPieceMs?: number) {
   const node = { reads: 0 }
   const pieces: number[] = []
   const tracker = new PieceTracker({
@@ -46,6 +46,7 @@ function track(pendingAt: Node['pendingAt'], stallMs = 0, slow?: { untilMs: numb
     },
     sealed: () => ({ headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS }),
     warm: () => true,
+    publishedPieceMs,
     onPiece: () => pieces.push(Date.now()),
   })
   tracker.wake()
@@ -80,6 +81,18 @@ describe('PieceTracker', () => {
     const now = tracker.overlay({ ...window, headNumber: head(Date.now()) }).pending!
     expect(now.piece).toBe(Math.floor(((now.readAt - T0) % BLOCK_MS) / pieceMs))
     expect(Date.now() - now.readAt).toBeLessThan(pieceMs)
+  })
+
+  test.each([
+    ['steps of 222 ms (a busy probe reads 9 for 10) on a chain that publishes 200 ms: its 10 of 200', BLOCK_MS / 9, 200, 10],
+    ['steps of 222 ms on a chain that publishes none: the 9 measured', BLOCK_MS / 9, undefined, 9],
+    ['steps of 250 ms on a chain that publishes 200 ms (a quarter off: it changed): the 8 measured', 250, 200, 8],
+  ])('behavior: %s', async (_, pieceMs, published, pieces) => {
+    const { tracker } = track(pieced(pieceMs), 0, undefined, published)
+    await vi.advanceTimersByTimeAsync(4 * BLOCK_MS + 500)
+    expect(tracker.flashblocks).toBe(true)
+    const window = { headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS } as Parameters<typeof tracker.overlay>[0]
+    expect(tracker.overlay(window).pending).toMatchObject({ pieces, cadenceMs: BLOCK_MS / pieces })
   })
 
   test.each([
