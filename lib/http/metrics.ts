@@ -7,7 +7,7 @@ import { verifyBearer } from '../auth/bearer'
 import { getServerEnv } from '../env'
 import { BEARER_CHALLENGE, errorJson } from './error-body'
 import { toErrorResponse } from './error-answers'
-import { openStreams } from './stream'
+import { openStreams } from './stream-hub'
 
 /** The /metrics body: the counters, each cached chain's data age, head age and block, and with REDIS_URL the shared store's state. */
 function metricsText(now = Date.now()): Promise<string> {

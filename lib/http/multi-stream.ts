@@ -9,7 +9,8 @@ import { processSingleton } from '../runtime/process-singleton'
 import { errorStatus } from './error-answers'
 import { multiChainHandler } from './multi-chain'
 import { withChainId } from './sse-events'
-import { deliver, hubOf, openingState, SSE_HEADERS, stop, type Drive, type Subscriber } from './stream'
+import { openingState, SSE_HEADERS } from './stream'
+import { hubOf, join, stop, type Drive, type Subscriber } from './stream-hub'
 import type { State } from './stream-state'
 
 /**
@@ -148,8 +149,7 @@ function openMultiStream(request: Request, chainIds: number[], firsts: First[], 
           const hub = hubOf(chainId)
           const sub: Subscriber = { key, controller: shared, drive, until, encode, inError: false, closed: false, close }
           joined.push({ hub, sub })
-          hub.subscribers.add(sub)
-          if (first?.state) deliver(hub, sub, first.state)
+          join(hub, sub, first?.state)
         })
         // a client that left while the first states were read
         if (request.signal.aborted) close('client')

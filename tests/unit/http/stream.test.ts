@@ -37,7 +37,21 @@ vi.mock('@/lib/env', async (importOriginal) => ({
 }))
 vi.mock('@/lib/chains/registry', () => ({ getChain: (id: number) => (id === 1 ? { id: 1 } : undefined) }))
 vi.mock('@/lib/ratelimit', () => ({ consumeRateLimit: async () => ({}) }))
+const bodiesAt = (block: number) => ({
+  suggestedGasFees: `{"block":${block}}`,
+  busyThreshold: '{"busyThreshold":"1"}',
+  baseFeePercentile: '{"baseFeePercentile":"1"}',
+  baseFeeHistory: JSON.stringify(['x'.repeat(state.historyBytes)]),
+  baseFeeForecast: '{"blockNumber":1}',
+})
 vi.mock('@/lib/fees', () => ({
+  // the blocks after `after` and before the head, each from the window cut at it
+  getFeeReportsBefore: async (_chainId: number, after: number, max: number) => {
+    const reports = []
+    for (let b = Math.max(after + 1, state.block - max); b < state.block; b++)
+      reports.push({ block: b, stale: state.stale, bodies: bodiesAt(b) })
+    return reports
+  },
   watchChain: (chainId: number, fn: () => void) => {
     const watcher = (id: number) => {
       if (id === chainId) fn()
@@ -52,13 +66,7 @@ vi.mock('@/lib/fees', () => ({
     if (state.gate) await state.gate
     if (state.error) throw state.error
     return {
-      bodies: {
-        suggestedGasFees: `{"block":${block}}`,
-        busyThreshold: '{"busyThreshold":"1"}',
-        baseFeePercentile: '{"baseFeePercentile":"1"}',
-        baseFeeHistory: JSON.stringify(['x'.repeat(state.historyBytes)]),
-        baseFeeForecast: '{"blockNumber":1}',
-      },
+      bodies: bodiesAt(block),
       meta: {
         chainId: 1,
         blockNumber: block,
@@ -75,7 +83,8 @@ vi.mock('@/lib/fees', () => ({
 const API_KEYS = ['k', 'slow', 'fast', 'limited'].map((k) => `${k}:${k}-secret-0123456789abcdef`).join(', ')
 process.env.API_KEYS = API_KEYS
 
-const { openingState, streamGET, streamHEAD, openStreams } = await import('@/lib/http/stream')
+const { openingState, streamGET, streamHEAD } = await import('@/lib/http/stream')
+const { hubOf, join, openStreams, stop } = await import('@/lib/http/stream-hub')
 const { multiStreamGET } = await import('@/lib/http/multi-stream')
 const { feesEvent } = await import('@/lib/http/sse-events')
 const { IDENTITY_HEADER, signIdentity } = await import('@/lib/auth/identity')
@@ -299,6 +308,57 @@ describe('the stream hub', () => {
       a.events.map((e) => [e.event, undefined, { ...(JSON.parse(e.data) as object), chainId: 1 }]),
     )
     abort.abort()
+    a.abort()
+    await advance(1_000)
+  })
+
+  /** A subscriber that records the blocks of the `fees` events it is sent, joined to chain 1's hub with `opening`. */
+  function joined(opening: number) {
+    const blocks: number[] = []
+    const parser = sseParser((e) => blocks.push(Number(e.id)))
+    const hub = hubOf(1)
+    const sub = {
+      key: 'k',
+      controller: {
+        enqueue: (bytes: Uint8Array) => parser.push(new TextDecoder().decode(bytes)),
+        desiredSize: 1_000_000,
+      } as unknown as ReadableStreamDefaultController<Uint8Array>,
+      drive: <R>(fn: () => R) => fn(),
+      until: Date.now() + 60_000,
+      inError: false,
+      closed: false,
+      close: () => {
+        hub.subscribers.delete(sub)
+        stop(hub)
+      },
+    }
+    const bytes = new TextEncoder().encode(feesEvent(opening, false, bodiesAt(opening)))
+    join(hub, sub, { kind: 'fees', block: opening, stale: false, bytes })
+    return { hub, blocks, close: () => sub.close() }
+  }
+
+  test('behavior: a new hub starts from its first subscriber’s opening: its first look pushes every block after it, oldest first', async () => {
+    // the opening was read at block 100 (a multi-chain stream waited for a slower chain); the chain is at 103 now
+    state.block = 103
+    const s = joined(100)
+    await advance(600)
+    expect(s.blocks).toEqual([100, 101, 102, 103])
+    s.close()
+  })
+
+  test('behavior: an opening older than the hub’s last event is sent as that event, so no block falls between it and the next push', async () => {
+    const a = await settledStream()
+    state.block = 102
+    fired()
+    await advance(600)
+    expect(a.events.map((e) => Number(e.id))).toEqual([100, 101, 102])
+    // an opening read at 100, joined after the hub pushed 102: it starts at 102; the next push is 103
+    const s = joined(100)
+    state.block = 103
+    fired()
+    await advance(600)
+    expect(s.blocks).toEqual([102, 103])
+    s.close()
     a.abort()
     await advance(1_000)
   })
