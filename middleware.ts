@@ -48,6 +48,7 @@ const throttled = (seconds: number, cors: Record<string, string>) =>
 
 /** Paths anyone may read without credentials: liveness, and the API's published contract. */
 const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json'])
+const ROUTABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'])
 
 /**
  * The gate in front of everything but Next's static output (Node.js runtime: it meters pages through lib/ratelimit,
@@ -64,6 +65,9 @@ export async function middleware(request: NextRequest) {
   // the app has no images to optimise (next.config.mjs turns the optimizer off): nothing answers here, and a URL
   // naming a /v3/<key>/ path never reaches the optimizer's log line
   if (path === '/_next/image') return refuse(404, 'Not found.')
+  // a method no route handler can take (TRACE, CONNECT, WebDAV's): Next would throw it as a bare 500
+  if (!ROUTABLE_METHODS.has(request.method))
+    return refuse(405, `The method ${request.method} is not allowed here.`, { allow: 'GET, HEAD, OPTIONS' })
   // no route of the app upgrades a connection: refused before any credential is looked at (no oracle, no held socket)
   if (request.headers.get('upgrade') !== null) return refuse(400, 'This service does not upgrade connections.', { connection: 'close' })
   let env: EdgeEnv

@@ -3,7 +3,8 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { isKeyless } from '../auth/identity'
 import { getServerEnv } from '../env'
 import { count } from '../metrics/registry'
-import { InvalidQueryError } from '../core/contract/errors'
+import { InvalidQueryError, UnsupportedChainError } from '../core/contract/errors'
+import { getChain } from '../chains/registry'
 import { takeStreamSlots } from '../ratelimit/stream-slots'
 import { processSingleton } from '../runtime/process-singleton'
 import { errorStatus } from './error-answers'
@@ -39,7 +40,7 @@ function encodeFor(chainId: number): (state: State) => Uint8Array {
  * @throws TooManyStreamsError (429), StreamCapacityError (503)
  */
 async function takeSlotsPerChain(key: string, chains: number): Promise<() => void> {
-  const taken = await Promise.allSettled(Array.from({ length: chains }, () => takeStreamSlots(key, isKeyless(key))))
+  const taken = await Promise.allSettled(Array.from({ length: chains }, () => takeStreamSlots(key, isKeyless(key), chains)))
   const releases = taken.flatMap((t) => (t.status === 'fulfilled' ? [t.value] : []))
   const releaseAll = () => releases.forEach((release) => release())
   const refused = taken.find((t) => t.status === 'rejected')
@@ -98,11 +99,15 @@ export const multiStreamGET = multiChainHandler('multiStream', async (chainIds, 
   }
 })
 
-/** HEAD of GET /v1/stream: its checks and headers, no stream and no slot. */
-export const multiStreamHEAD = multiChainHandler(
-  'multiStream',
-  async () => new Response(null, { status: 200, headers: { ...SSE_HEADERS } }),
-)
+/**
+ * HEAD of GET /v1/stream: its checks and headers, no stream, no slot and no read: a list whose every chain is
+ * unsupported answers the first one's 400, as GET does (whether a chain has EIP-1559 takes a read: GET says it).
+ */
+export const multiStreamHEAD = multiChainHandler('multiStream', async (chainIds) => {
+  if (chainIds.length === 0) throw new InvalidQueryError('chainIds', 'names no chain: none is served here.')
+  if (chainIds.every((id) => !getChain(id))) throw new UnsupportedChainError(chainIds[0]!)
+  return new Response(null, { status: 200, headers: { ...SSE_HEADERS } })
+})
 
 function openMultiStream(request: Request, chainIds: number[], firsts: First[], key: string, release: () => void): Response {
   const drive = AsyncLocalStorage.snapshot() as Drive

@@ -56,7 +56,10 @@ export async function consumeRateLimit(key: string, tier: 'key' | 'public' = 'ke
   }
   const headers = rateLimitHeaders(decision)
   if (!decision.allowed) {
-    throw new RateLimitedError(decision.policy.limit, decision.policy.windowSeconds, decision.resetSeconds, headers)
+    throw new RateLimitedError(decision.policy.limit, decision.policy.windowSeconds, decision.resetSeconds, headers, {
+      asked: cost,
+      left: decision.remaining,
+    })
   }
   return headers
 }

@@ -48,7 +48,9 @@ export function slidingDecision(policy: RateLimitPolicy, { previous, current, el
     // in the next window, once enough of this one has slid out
     waitMs = left + (accepted > 0 ? Math.max(0, windowMs - ((policy.limit - cost) * windowMs) / accepted) : 0)
   }
-  return { allowed: false, policy, remaining: 0, resetSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
+  // what is left for a request of one unit (a refused multi-chain call's list may be longer than it)
+  const remaining = Math.max(0, Math.floor(policy.limit - (estimate - cost)))
+  return { allowed: false, policy, remaining, resetSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
 }
 
 /** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) for a decision. */

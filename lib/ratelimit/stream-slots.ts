@@ -135,12 +135,12 @@ function startRefresher() {
 export const heldStreamSlots = (name: string) => state.counts.get(name) ?? 0
 
 /**
- * Takes a stream's slots: `key`'s own (STREAM_MAX_PER_KEY; a keyless caller's key is its address), the keyless tier's
+ * Takes a stream's slots (`asked`: how many the whole stream takes, for the refusal's words): `key`'s own (STREAM_MAX_PER_KEY; a keyless caller's key is its address), the keyless tier's
  * total (PUBLIC_STREAM_LIMIT) for a keyless caller, and this instance's total (STREAM_MAX_TOTAL).
  * @returns the release, to call once when the stream ends
  * @throws TooManyStreamsError (429) when the caller holds its most; StreamCapacityError (503) when a total is reached
  */
-export async function takeStreamSlots(key: string, keyless: boolean): Promise<() => void> {
+export async function takeStreamSlots(key: string, keyless: boolean, asked = 1): Promise<() => void> {
   const env = getServerEnv()
   const own: SlotScope = { name: `key:${key}`, limit: env.STREAM_MAX_PER_KEY, shared: true }
   const scopes: SlotScope[] = [
@@ -150,6 +150,6 @@ export async function takeStreamSlots(key: string, keyless: boolean): Promise<()
   ]
   const grant = await acquireStreamSlots(scopes)
   if (grant.ok) return grant.release
-  if (grant.scope === own) throw new TooManyStreamsError(own.limit, keyless)
-  throw new StreamCapacityError(grant.scope.name === 'keyless' ? 'keyless' : 'instance', grant.scope.limit)
+  if (grant.scope === own) throw new TooManyStreamsError(own.limit, keyless, asked)
+  throw new StreamCapacityError(grant.scope.name === 'keyless' ? 'keyless' : 'instance', grant.scope.limit, asked)
 }

@@ -12,13 +12,42 @@ export const PEER_HEADER = 'x-gas-api-peer'
 const state = processSingleton('peer-stamp', () => ({ token: crypto.randomUUID(), servers: 0 }))
 
 type RequestLike = { url?: string; headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } | null }
+type RequestHandler = (req: RequestLike & { method?: string }, res: ResponseLike) => void
 type ServerLike = {
-  prependListener(event: 'request' | 'upgrade', listener: (req: RequestLike) => void): unknown
-  removeAllListeners(event: 'upgrade'): unknown
+  prependListener(event: 'upgrade', listener: (req: RequestLike) => void): unknown
+  removeAllListeners(event: 'request' | 'upgrade'): unknown
   on(event: 'upgrade', listener: (req: RequestLike, socket: SocketLike) => void): unknown
+  on(event: 'request', listener: RequestHandler): unknown
   listening?: boolean
 }
 type SocketLike = { end(data: string): void; destroySoon?: () => void }
+type ResponseLike = { writeHead(status: number, headers: Record<string, string | number>): unknown; end(body: string): unknown }
+
+/** Methods a fetch Request cannot carry: Next's request handling throws them as a bare 500 before any middleware. */
+const FETCH_FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT'])
+
+/** Answers a method no route can take 405 (JSON, as every refusal). */
+export function refuseMethod(method: string, res: ResponseLike): void {
+  const body = JSON.stringify({ statusCode: 405, error: 'Method Not Allowed', message: `The method ${method} is not allowed here.` })
+  res.writeHead(405, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': new TextEncoder().encode(body).byteLength,
+    allow: 'GET, HEAD, OPTIONS',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  })
+  res.end(body)
+}
+
+/** Next's request listeners behind one that stamps each request, and answers the methods Next cannot take. */
+function stampedHandler(server: { listeners(e: 'request'): unknown[] }): RequestHandler {
+  const handlers = server.listeners('request') as RequestHandler[]
+  return function (this: unknown, req, res) {
+    stampPeer(req)
+    if (req.method !== undefined && FETCH_FORBIDDEN_METHODS.has(req.method)) return refuseMethod(req.method, res)
+    for (const handle of handlers) handle.call(this, req, res)
+  }
+}
 
 const UPGRADE_REFUSED = JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'This service does not upgrade connections.' })
 
@@ -70,7 +99,9 @@ export function installPeerStamp(): number {
     const server = h as ServerLike & { listeners?: (e: string) => unknown[]; [STAMPED]?: true }
     if (typeof server?.prependListener !== 'function' || typeof server.listeners !== 'function' || !server.listening) continue
     if (server.listeners('request').length === 0 || server[STAMPED]) continue
-    server.prependListener('request', stampPeer)
+    const handler = stampedHandler(server as { listeners(e: 'request'): unknown[] })
+    server.removeAllListeners('request')
+    server.on('request', handler)
     // no route upgrades, and Next keeps open the socket of an upgrade its middleware refused: refused here in
     // production; `next dev` keeps Next's own (its hot reload is a WebSocket), stamped
     if (process.env.NODE_ENV === 'production') {

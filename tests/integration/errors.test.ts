@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http'
 import { describe, expect, test } from 'vitest'
 import { ErrorBodySchema } from '@/lib/core/contract/schemas'
 import { api, basic, ctx } from './helpers'
@@ -124,6 +125,36 @@ describe('404 and 405', () => {
   test.each(['POST', 'PUT', 'PATCH', 'DELETE'])('error: %s is 405 with Allow', async (method) => {
     const res = await api(`/networks/${ctx().chains.live}/suggestedGasFees`, { method })
     expectError(res, 405)
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+  })
+
+  test.each(['/v1/suggestedgasfees', '/v1/suggestedGasFees/extra', '/gasprices/nope'])(
+    'error: an unknown path under an API prefix is a JSON 404, not the HTML page: %s',
+    async (path) => {
+      expectError(await api(path), 404, /No such endpoint/)
+    },
+  )
+
+  test.each(['TRACE'])('error: %s, which no fetch Request can carry, is a JSON 405 with Allow, not a bare 500', async (method) => {
+    // fetch refuses these methods: a raw request, as an attacker sends it
+    const res = await new Promise<{ status: number; headers: Headers; body: unknown }>((resolve, reject) => {
+      const req = httpRequest(`${ctx().api}/networks/${ctx().chains.live}/suggestedGasFees`, {
+        method,
+        headers: { authorization: basic(ctx().credentials.plain) },
+      })
+      req.on('response', (r) => {
+        let text = ''
+        r.on('data', (d) => (text += String(d)))
+        r.on('end', () => {
+          const headers = new Headers()
+          for (const [k, v] of Object.entries(r.headers)) if (typeof v === 'string') headers.set(k, v)
+          resolve({ status: r.statusCode ?? 0, headers, body: JSON.parse(text) as unknown })
+        })
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expectError(res as Awaited<ReturnType<typeof api>>, 405, new RegExp(`The method ${method} is not allowed here`))
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
   })
 })

@@ -303,6 +303,10 @@ describe('GET /v1/stream', () => {
     const s = await stream(`?chainIds=${UNLISTED},${LEGACY}`)
     expect(s.status).toBe(400)
     expect(JSON.parse(await s.body)).toEqual((await get(`/networks/${UNLISTED}/stream`)).body)
+    // HEAD answers the same check without a read: a list of unsupported chains is its first one's 400
+    const head = (q: string) => fetch(`${service.url}/v1/stream${q}`, { method: 'HEAD', headers: { authorization: basic(PLAIN) } })
+    expect((await head(`?chainIds=${UNLISTED},${UNLISTED + 1}`)).status).toBe(400)
+    expect((await head(`?chainIds=${LIVE},${UNLISTED}`)).status).toBe(200)
   })
 
   test(
@@ -318,6 +322,9 @@ describe('GET /v1/stream', () => {
       const two = await stream(`?chainIds=${LIVE},${FAKE}`)
       expect(two.status).toBe(429)
       expect(Number(two.headers['retry-after'])).toBeGreaterThan(0)
+      expect((JSON.parse(await two.body) as { message: string }).message).toMatch(
+        /names 2 chains .* more than this API key has free of its 5/,
+      )
       const one = await stream(`?chainIds=${FAKE}`)
       expect(one.status).toBe(200)
       // the instance holds 5 of its 8: another key's 4 chains do not fit, 3 do

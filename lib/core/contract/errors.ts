@@ -112,14 +112,22 @@ function preview(raw: string): string {
 
 export class RateLimitedError extends Error {
   override name = 'RateLimitedError'
+  /** `asked`: the request's units, one per chain a multi-chain call names; `left`: the units the quota had left for it. */
   constructor(
     limit: number,
     windowSeconds: number,
     readonly retryAfterSeconds: number,
     readonly headers: Record<string, string>,
+    counted: { asked: number; left: number } = { asked: 1, left: 0 },
   ) {
+    const { asked, left } = counted
+    const quota = `the rate limit of ${limit} requests per ${windowSeconds} s of this API key (keyless: this client address)`
     super(
-      `Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key (keyless: this client address); retry in ${retryAfterSeconds} s.`,
+      asked <= 1
+        ? `Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key (keyless: this client address); retry in ${retryAfterSeconds} s.`
+        : asked > limit
+          ? `This call counts ${asked} requests, one per chain it names: more than ${quota}, so it never fits; name at most ${limit} chains a call.`
+          : `This call counts ${asked} requests, one per chain it names, and ${left} are left of ${quota}; retry in ${retryAfterSeconds} s.`,
     )
   }
 }
@@ -128,9 +136,15 @@ export class RateLimitedError extends Error {
 export class TooManyStreamsError extends Error {
   override name = 'TooManyStreamsError'
   readonly retryAfterSeconds = 5
-  constructor(limit: number, keyless = false) {
+  /** `asked`: the slots the stream takes, one per chain a multi-chain stream names. */
+  constructor(limit: number, keyless = false, asked = 1) {
+    const who = keyless ? 'client address' : 'API key'
     super(
-      `This ${keyless ? 'client address' : 'API key'} already holds ${limit} open stream${limit === 1 ? '' : 's'}, the most it may; close one, or retry in 5 s.`,
+      asked <= 1
+        ? `This ${who} already holds ${limit} open stream${limit === 1 ? '' : 's'}, the most it may; close one, or retry in 5 s.`
+        : asked > limit
+          ? `This stream names ${asked} chains and takes a stream slot for each: more than the ${limit} this ${who} may hold, so it never opens; name at most ${limit} chains a stream.`
+          : `This stream names ${asked} chains and takes a stream slot for each: more than this ${who} has free of its ${limit}; close a stream, or retry in 5 s.`,
     )
   }
 }
@@ -139,11 +153,17 @@ export class TooManyStreamsError extends Error {
 export class StreamCapacityError extends Error {
   override name = 'StreamCapacityError'
   readonly retryAfterSeconds = 30
-  constructor(scope: 'keyless' | 'instance', limit: number) {
+  /** `asked`: the slots the stream takes, one per chain a multi-chain stream names. */
+  constructor(scope: 'keyless' | 'instance', limit: number, asked = 1) {
+    const holder = scope === 'keyless' ? 'The keyless tier' : 'This instance'
+    const instead = scope === 'keyless' ? 'send an API key, poll the endpoints' : 'poll the endpoints'
+    const list = `This stream names ${asked} chains and takes a stream slot for each`
     super(
-      scope === 'keyless'
-        ? `The keyless tier holds ${limit} open streams, the most it may; send an API key, poll the endpoints, or retry in 30 s.`
-        : `This instance holds ${limit} open streams, the most it may; poll the endpoints, or retry in 30 s.`,
+      asked <= 1
+        ? `${holder} holds ${limit} open streams, the most it may; ${instead}, or retry in 30 s.`
+        : asked > limit
+          ? `${list}: more than the ${limit} ${holder.toLowerCase()} may hold, so it never opens; name fewer chains, or ${instead}.`
+          : `${list}: more than ${holder.toLowerCase()} has free of its ${limit}; ${instead}, or retry in 30 s.`,
     )
   }
 }

@@ -48,6 +48,16 @@ describe('middleware', () => {
     }
   })
 
+  test('error: a method no route takes (PROPFIND) is a JSON 405 with Allow, before any credential', async () => {
+    Object.assign(process.env, { API_KEYS: `${KEY.key}:${KEY.secret}` })
+    for (const path of ['/networks/1/suggestedGasFees', '/']) {
+      const res = await middleware(new NextRequest(`http://127.0.0.1${path}`, { method: 'PROPFIND', headers: peer.from('192.0.2.10') }))
+      expect(res.status).toBe(405)
+      expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+      expect(await res.json()).toMatchObject({ statusCode: 405, message: 'The method PROPFIND is not allowed here.' })
+    }
+  })
+
   test('behavior: /metrics: 404 without METRICS_TOKEN; with it, only the bearer token passes, API keys do not', async () => {
     Object.assign(process.env, { API_KEYS: `${KEY.key}:${KEY.secret}` })
     delete process.env.METRICS_TOKEN

@@ -76,8 +76,8 @@ describe('SlidingWindowCounters (rate-limiter-flexible in memory, fake timers)',
   test('args: cost counts a request as that many units, all or none', async () => {
     const l = new SlidingWindowCounters({ kind: 'memory' })
     expect((await l.check('k', policy, 3)).decision).toMatchObject({ allowed: true, remaining: 2 })
-    // 3 more do not fit in the 2 left: refused and not counted
-    expect((await l.check('k', policy, 3)).decision).toMatchObject({ allowed: false, remaining: 0 })
+    // 3 more do not fit in the 2 left: refused and not counted, the 2 left said
+    expect((await l.check('k', policy, 3)).decision).toMatchObject({ allowed: false, remaining: 2 })
     expect((await l.check('k', policy, 2)).decision).toMatchObject({ allowed: true, remaining: 0 })
     expect((await l.check('k', policy, 1)).decision.allowed).toBe(false)
   })
@@ -85,7 +85,7 @@ describe('SlidingWindowCounters (rate-limiter-flexible in memory, fake timers)',
   test('error: a cost over the limit never fits; it is told two windows at most', async () => {
     const l = new SlidingWindowCounters({ kind: 'memory' })
     const { decision } = await l.check('k', policy, 6)
-    expect(decision).toMatchObject({ allowed: false })
+    expect(decision).toMatchObject({ allowed: false, remaining: 5 })
     expect(decision.resetSeconds).toBeLessThanOrEqual(20)
     // nothing was counted
     expect(await burst(l, 5)).toBe(5)
