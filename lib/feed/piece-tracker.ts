@@ -61,7 +61,8 @@ type BlockSeen = {
   readAt: number
 }
 
-type Probe = { until: number; spacingMs: number; blocks: Map<number, number[]>; reads: number }
+/** `deposited`: the blocks whose `pending` opened with an OP-stack deposit (flashblocks' piece 0). */
+type Probe = { until: number; spacingMs: number; blocks: Map<number, number[]>; deposited: Set<number>; reads: number }
 
 /** The median of numbers (the upper one of an even count). */
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
@@ -156,7 +157,7 @@ export class PieceTracker implements Pieces {
     if (!sealed || sealed.blockIntervalMs > MAX_PROBED_INTERVAL_MS || now < this.probeAfter) return undefined
     this.setMode('probing')
     const spacingMs = Math.max(10, sealed.blockIntervalMs / PROBE_READS_PER_INTERVAL)
-    this.probe = { until: now + PROBE_INTERVALS * sealed.blockIntervalMs, spacingMs, blocks: new Map(), reads: 0 }
+    this.probe = { until: now + PROBE_INTERVALS * sealed.blockIntervalMs, spacingMs, blocks: new Map(), deposited: new Set(), reads: 0 }
     this.block = undefined
     return now
   }
@@ -192,6 +193,7 @@ export class PieceTracker implements Pieces {
       return
     }
     this.latestReads = 0
+    if (read.deposit) this.probe?.deposited.add(read.number)
     const hashes = read.txs.map((t) => t.hash)
     const prev = this.block
     // an answer that overtook a newer one
@@ -296,8 +298,10 @@ export class PieceTracker implements Pieces {
     const interval = this.parts.sealed()?.blockIntervalMs ?? 0
     const gaps: number[] = []
     let pieced = 0
-    for (const times of probe.blocks.values()) {
-      if (times.length < MIN_STATES_PER_BLOCK) continue
+    for (const [number, times] of probe.blocks) {
+      // Flashblocks are the OP stack's: each block's piece 0 holds its deposits. A pool that fills in steps (a
+      // devnet's steady traffic) can look like pieces, but its pending block opens with no deposit.
+      if (!probe.deposited.has(number) || times.length < MIN_STATES_PER_BLOCK) continue
       const steps = times.slice(1).map((t, i) => t - times[i]!)
       if (times.at(-1)! - times[0]! < interval / 2 || median(steps) < MIN_STEP_SPACINGS * probe.spacingMs) continue
       pieced++

@@ -33,6 +33,8 @@ export type PendingBlockRead = {
   gasUsed: string
   /** Deposits and other system transactions (OP-stack type 0x7e) are left out: they hold no auction. */
   txs: { hash: string; gas: string; tip: string }[]
+  /** Whether the block opens with an OP-stack deposit (every OP-stack block does: the L1 attributes transaction). */
+  deposit: boolean
   /** ms since the epoch */
   readAt: number
 }
@@ -66,14 +68,16 @@ export async function readPendingBlock(rpcUrls: readonly string[], timeoutMs: nu
   if (!parsed.success) throw new UpstreamBadResponseError("The upstream node's pending block is malformed.", { cause: parsed.error })
   const block = parsed.data
   const baseFee = BigInt(block.baseFeePerGas ?? '0x0')
+  const isDeposit = (tx: { type?: string | null }) => tx.type != null && BigInt(tx.type) === DEPOSIT_TX_TYPE
   const txs = block.transactions
-    .filter((tx) => tx.type == null || BigInt(tx.type) !== DEPOSIT_TX_TYPE)
+    .filter((tx) => !isDeposit(tx))
     .map((tx) => ({ hash: tx.hash, gas: BigInt(tx.gas).toString(), tip: effectiveTip(tx, baseFee).toString() }))
   return {
     number: block.number,
     gasLimit: BigInt(block.gasLimit).toString(),
     gasUsed: BigInt(block.gasUsed).toString(),
     txs,
+    deposit: block.transactions[0] !== undefined && isDeposit(block.transactions[0]),
     readAt: Date.now(),
   }
 }

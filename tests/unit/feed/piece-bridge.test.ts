@@ -25,7 +25,7 @@ function pendingAt(t: number, pieceMs = PIECE_MS): PendingBlockRead {
   const j = Math.floor(((t - T0) % BLOCK_MS) / pieceMs)
   const number = head(t) + 1
   const txs = Array.from({ length: 3 * j }, (_, i) => ({ hash: `0x${number}-${i}`, gas: '21000', tip: String(1_000_000 + i) }))
-  return { number, gasLimit: '60000000', gasUsed: String(45_000 + txs.length * 21_000), txs, readAt: t }
+  return { number, gasLimit: '60000000', gasUsed: String(45_000 + txs.length * 21_000), txs, deposit: true, readAt: t }
 }
 
 /** A channel's two ends: each message is cloned and delivered in order on a later turn, never in the sender's call. */

@@ -12,11 +12,13 @@ const BLOCK_MS = 2_000
 type Node = { reads: number; pendingAt: (t: number) => PendingBlockRead; headAt: (t: number) => number }
 
 const head = (t: number) => Math.floor((t - T0) / BLOCK_MS) + 100
-const read = (number: number, txs: number, t: number): PendingBlockRead => ({
+/** `deposit`: the pending block opens with an OP-stack deposit, as a flashblocks node's piece 0 does. */
+const read = (number: number, txs: number, t: number, deposit = true): PendingBlockRead => ({
   number,
   gasLimit: '60000000',
   gasUsed: String(45_000 + txs * 21_000),
   txs: Array.from({ length: txs }, (_, i) => ({ hash: `0x${number}-${i}`, gas: '21000', tip: String(1_000_000 + i) })),
+  deposit,
   readAt: t,
 })
 
@@ -105,6 +107,20 @@ describe('PieceTracker', () => {
     const before = node.reads
     await vi.advanceTimersByTimeAsync(5 * 60_000)
     expect(node.reads).toBe(before)
+    const window = { headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS } as Parameters<typeof tracker.overlay>[0]
+    expect(tracker.overlay(window)).toBe(window)
+  })
+
+  test('behavior: a pool that grows in steps like pieces (a devnet sent a transaction every 300 ms) is not pieces without the OP-stack deposit', async () => {
+    const steady = (deposit: boolean) => (t: number) => read(head(t) + 1, Math.floor(((t - T0) % BLOCK_MS) / 300), t, deposit)
+    // the same steps opened by a deposit are taken for pieces: the deposit alone tells them apart
+    const opened = track(steady(true))
+    await vi.advanceTimersByTimeAsync(4 * BLOCK_MS)
+    expect(opened.tracker.flashblocks).toBe(true)
+    opened.tracker.stop()
+    const { tracker } = track(steady(false))
+    await vi.advanceTimersByTimeAsync(4 * BLOCK_MS)
+    expect(tracker.flashblocks).toBe(false)
     const window = { headNumber: head(Date.now()), blockIntervalMs: BLOCK_MS } as Parameters<typeof tracker.overlay>[0]
     expect(tracker.overlay(window)).toBe(window)
   })
