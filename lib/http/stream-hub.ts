@@ -43,6 +43,8 @@ export type Hub = {
   last?: State
   /** The newest block whose `fees` event the hub pushed (undefined: none yet). */
   pushedBlock?: number
+  /** The block of the hub's own last look that found a window: a later look finding an older one means the chain went back. */
+  lookedBlock?: number
   /** The block interval of the last window, ms (sets the clock's period). */
   intervalMs: number
   /** Until when the last window is fresh: its next read is due then, and the clock looks at that moment. */
@@ -63,9 +65,10 @@ export function openStreams(): { chainId: number; streams: number }[] {
 
 /**
  * Sends a state to a subscriber unless it already has it: one `error` per failure streak; a `fees` event never
- * for an older block than one it was sent, and for the same block only when its staleness changed or an error came between.
+ * for an older block than one it was sent (unless the chain went back: `rewound`), and for the same block only when
+ * its staleness changed or an error came between.
  */
-export function deliver(hub: { chainId: number }, sub: Subscriber, state: State, before?: Uint8Array): void {
+export function deliver(hub: { chainId: number }, sub: Subscriber, state: State, before?: Uint8Array, rewound = false): void {
   if (state.kind === 'error') {
     if (sub.inError) return
     if (send(sub, sub.encode?.(state) ?? state.bytes, before)) {
@@ -76,7 +79,7 @@ export function deliver(hub: { chainId: number }, sub: Subscriber, state: State,
   }
   const prev = sub.sentFees
   const same = state.block === prev?.block && state.stale === prev.stale && state.piece === prev.piece
-  if (prev && (state.block < prev.block || (same && !sub.inError))) return
+  if (prev && ((state.block < prev.block && !rewound) || (same && !sub.inError))) return
   if (send(sub, sub.encode?.(state) ?? state.bytes, before)) {
     sub.sentFees = { block: state.block, piece: state.piece, stale: state.stale }
     sub.inError = false
@@ -143,8 +146,13 @@ async function tick(hub: Hub): Promise<void> {
       for (const sub of hub.subscribers) deliver(hub, sub, state)
     }
   }
-  if (last.kind === 'fees') hub.pushedBlock = Math.max(hub.pushedBlock ?? last.block, last.block)
-  for (const sub of hub.subscribers) deliver(hub, sub, last)
+  // the feed's window went back (a devnet started anew, a reorg): its head is the chain's now, however old its number
+  const rewound = last.kind === 'fees' && hub.lookedBlock !== undefined && last.block < hub.lookedBlock
+  if (last.kind === 'fees') {
+    hub.lookedBlock = last.block
+    hub.pushedBlock = rewound ? last.block : Math.max(hub.pushedBlock ?? last.block, last.block)
+  }
+  for (const sub of hub.subscribers) deliver(hub, sub, last, undefined, rewound)
 }
 
 /** Most blocks pushed from a cut window after a gap; after a longer one (a chain that ran on unseen), the head only. */

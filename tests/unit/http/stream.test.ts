@@ -474,6 +474,27 @@ describe('the stream hub', () => {
     c.abort()
   })
 
+  test('behavior: a chain whose head went back (a devnet started anew) has its new head pushed, then the blocks after it', async () => {
+    const c = await connect()
+    await advance(600)
+    state.block = 101
+    fired()
+    await advance(600)
+    // the node is down a while, then answers as a new chain from block 40
+    state.error = new UpstreamUnavailableError('timeout')
+    fired()
+    await advance(600)
+    state.error = undefined
+    for (const b of [40, 41]) {
+      state.block = b
+      fired()
+      await advance(600)
+    }
+    expect(c.events.map((e) => (e.event === 'fees' ? Number(e.id) : e.event))).toEqual([100, 101, 'error', 40, 41])
+    c.abort()
+    await advance(1_000)
+  })
+
   test('behavior: a hub stopped by its last subscriber leaving never removes the hub a newer subscriber started', async () => {
     // how many bytes the preamble and the first event take, read by a client that reads
     const probe = await connect({ key: 'fast' })
