@@ -26,25 +26,36 @@ type ResponseLike = { writeHead(status: number, headers: Record<string, string |
 /** Methods a fetch Request cannot carry: Next's request handling throws them as a bare 500 before any middleware. */
 const FETCH_FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT'])
 
-/** Answers a method no route can take 405 (JSON, as every refusal). */
-export function refuseMethod(method: string, res: ResponseLike): void {
-  const body = JSON.stringify({ statusCode: 405, error: 'Method Not Allowed', message: `The method ${method} is not allowed here.` })
-  res.writeHead(405, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': new TextEncoder().encode(body).byteLength,
-    allow: 'GET, HEAD, OPTIONS',
+/** Answers a request before Next sees it: a JSON error body, as every refusal (none with `body` null). */
+function answer(res: ResponseLike, status: number, body: object | null, headers: Record<string, string> = {}): void {
+  const text = body === null ? '' : JSON.stringify(body)
+  res.writeHead(status, {
+    ...(body === null ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+    'content-length': new TextEncoder().encode(text).byteLength,
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
+    ...headers,
   })
-  res.end(body)
+  res.end(text)
 }
 
-/** Next's request listeners behind one that stamps each request, and answers the methods Next cannot take. */
+const ALLOW = { allow: 'GET, HEAD, OPTIONS' }
+
+/**
+ * Next's request listeners behind one that stamps each request, and answers what Next would throw as a bare 500:
+ * a method no fetch Request can carry (405), a target that is no path (`*`: 204 to OPTIONS, else 400).
+ */
 function stampedHandler(server: { listeners(e: 'request'): unknown[] }): RequestHandler {
   const handlers = server.listeners('request') as RequestHandler[]
   return function (this: unknown, req, res) {
     stampPeer(req)
-    if (req.method !== undefined && FETCH_FORBIDDEN_METHODS.has(req.method)) return refuseMethod(req.method, res)
+    const method = req.method ?? 'GET'
+    if (FETCH_FORBIDDEN_METHODS.has(method))
+      return answer(res, 405, { statusCode: 405, error: 'Method Not Allowed', message: `The method ${method} is not allowed here.` }, ALLOW)
+    if (!req.url?.startsWith('/')) {
+      if (method === 'OPTIONS' && req.url === '*') return answer(res, 204, null, ALLOW)
+      return answer(res, 400, { statusCode: 400, error: 'Bad Request', message: 'The request target is not a path.' })
+    }
     for (const handle of handlers) handle.call(this, req, res)
   }
 }
@@ -63,7 +74,18 @@ export function stampPeer(req: RequestLike): void {
   const address = req.socket?.remoteAddress
   if (address) req.headers[PEER_HEADER] = `${state.token} ${address}`
   else delete req.headers[PEER_HEADER]
-  if (req.url !== undefined) req.url = keyPathUrl(req.url)
+  if (req.url !== undefined) req.url = keyPathUrl(originForm(req.url))
+}
+
+/**
+ * A request target in origin form: an absolute-form one (`GET http://host/path`, as proxies send it, RFC 9112 §3.2.2)
+ * loses its scheme and authority, which Next would otherwise answer with a 308 to that URL.
+ */
+export function originForm(url: string): string {
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/\\?#]*/i.exec(url)
+  if (!absolute) return url
+  const rest = url.slice(absolute[0].length)
+  return rest.startsWith('/') ? rest : `/${rest}`
 }
 
 /**

@@ -135,27 +135,39 @@ describe('404 and 405', () => {
     },
   )
 
-  test.each(['TRACE'])('error: %s, which no fetch Request can carry, is a JSON 405 with Allow, not a bare 500', async (method) => {
-    // fetch refuses these methods: a raw request, as an attacker sends it
-    const res = await new Promise<{ status: number; headers: Headers; body: unknown }>((resolve, reject) => {
-      const req = httpRequest(`${ctx().api}/networks/${ctx().chains.live}/suggestedGasFees`, {
-        method,
-        headers: { authorization: basic(ctx().credentials.plain) },
-      })
+  /** A request as a raw client sends it: methods and request targets that fetch cannot send. */
+  const raw = (method: string, target: string) =>
+    new Promise<{ status: number; headers: Headers; body: unknown }>((resolve, reject) => {
+      const { hostname, port } = new URL(ctx().api)
+      const req = httpRequest({ hostname, port, method, path: target, headers: { authorization: basic(ctx().credentials.plain) } })
       req.on('response', (r) => {
         let text = ''
         r.on('data', (d) => (text += String(d)))
         r.on('end', () => {
           const headers = new Headers()
           for (const [k, v] of Object.entries(r.headers)) if (typeof v === 'string') headers.set(k, v)
-          resolve({ status: r.statusCode ?? 0, headers, body: JSON.parse(text) as unknown })
+          resolve({ status: r.statusCode ?? 0, headers, body: text === '' ? undefined : (JSON.parse(text) as unknown) })
         })
       })
       req.on('error', reject)
       req.end()
     })
-    expectError(res as Awaited<ReturnType<typeof api>>, 405, new RegExp(`The method ${method} is not allowed here`))
+
+  test('error: TRACE, which no fetch Request can carry, is a JSON 405 with Allow, not a bare 500', async () => {
+    const res = await raw('TRACE', `/networks/${ctx().chains.live}/suggestedGasFees`)
+    expectError(res as Awaited<ReturnType<typeof api>>, 405, /The method TRACE is not allowed here/)
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+  })
+
+  test('behavior: request targets that are no path: an absolute URL (a proxy’s) is its path; `*` is 204 to OPTIONS, else a JSON 400', async () => {
+    // an absolute-form target answers as its path, wherever its host points (Next would redirect to it)
+    const absolute = await raw('GET', `http://evil.example/networks/${ctx().chains.live}/busyThreshold`)
+    expect(absolute.status).toBe(200)
+    expect(absolute.body).toMatchObject({ busyThreshold: expect.stringMatching(/^\d+(\.\d+)?$/) })
+    const star = await raw('OPTIONS', '*')
+    expect(star.status).toBe(204)
+    expect(star.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+    expectError((await raw('GET', '*')) as Awaited<ReturnType<typeof api>>, 400, /not a path/)
   })
 })
 

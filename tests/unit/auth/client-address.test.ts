@@ -3,7 +3,7 @@ import { clientAddress, onVercelPlatform } from '@/lib/auth/client-address'
 import { clientKey, inCidr, parseCidr, parseIp } from '@/lib/auth/ip'
 import { parseTrustProxy } from '@/lib/auth/trust-proxy'
 import { startupAddressLine } from '@/lib/auth/address-policy'
-import { installPeerStamp, keyPathUrl, PEER_HEADER, stampedPeer, stampPeer } from '@/lib/runtime/peer-stamp'
+import { installPeerStamp, keyPathUrl, originForm, PEER_HEADER, stampedPeer, stampPeer } from '@/lib/runtime/peer-stamp'
 
 const h = (xff?: string, extra: Record<string, string> = {}) =>
   new Headers({ ...(xff === undefined ? {} : { 'x-forwarded-for': xff }), ...extra })
@@ -104,6 +104,18 @@ describe('peer stamp', () => {
     const req = { headers: { [PEER_HEADER]: 'forged 6.6.6.6' } as Record<string, string | undefined>, socket: null }
     stampPeer(req)
     expect(req.headers[PEER_HEADER]).toBeUndefined()
+  })
+  test.each([
+    ['http://evil.example/networks/1/busyThreshold?x=1', '/networks/1/busyThreshold?x=1'],
+    ['HTTPS://h:8443', '/'],
+    ['http://h?x=1', '/?x=1'],
+    ['/networks/1/x', '/networks/1/x'],
+    ['*', '*'],
+  ])('behavior: originForm(%s) is %s', (url, want) => expect(originForm(url)).toBe(want))
+  test('behavior: the stamp takes an absolute-form target to its path, a key path then as keyPathUrl', () => {
+    const req = { url: 'http://h/v3/k123//metrics', headers: {}, socket: { remoteAddress: '192.0.2.1' } }
+    stampPeer(req)
+    expect(req.url).toBe('/v3/k123/metrics')
   })
   test('behavior: no listening HTTP server in a test process, nothing installed', () => {
     expect(installPeerStamp()).toBe(0)
