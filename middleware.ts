@@ -65,7 +65,7 @@ export async function middleware(request: NextRequest) {
   // the app has no images to optimise (next.config.mjs turns the optimizer off): nothing answers here, and a URL
   // naming a /v3/<key>/ path never reaches the optimizer's log line
   if (path === '/_next/image') return refuse(404, 'Not found.')
-  // a method no route handler can take (TRACE, CONNECT, WebDAV's): Next would throw it as a bare 500
+  // a method no route handler can take (WebDAV's PROPFIND, …): refused before any credential (TRACE: lib/runtime/peer-stamp.ts)
   if (!ROUTABLE_METHODS.has(request.method))
     return refuse(405, `The method ${request.method} is not allowed here.`, { allow: 'GET, HEAD, OPTIONS' })
   // no route of the app upgrades a connection: refused before any credential is looked at (no oracle, no held socket)

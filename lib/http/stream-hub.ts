@@ -43,8 +43,8 @@ export type Hub = {
   last?: State
   /** The newest block whose `fees` event the hub pushed (undefined: none yet). */
   pushedBlock?: number
-  /** The block of the hub's own last look that found a window: a later look finding an older one means the chain went back. */
-  lookedBlock?: number
+  /** The head of the hub's own last look that found a window (block, timestamp in s): see wentBack. */
+  looked?: { block: number; timestamp?: number }
   /** The block interval of the last window, ms (sets the clock's period). */
   intervalMs: number
   /** Until when the last window is fresh: its next read is due then, and the clock looks at that moment. */
@@ -65,7 +65,7 @@ export function openStreams(): { chainId: number; streams: number }[] {
 
 /**
  * Sends a state to a subscriber unless it already has it: one `error` per failure streak; a `fees` event never
- * for an older block than one it was sent (unless the chain went back: `rewound`), and for the same block only when
+ * for an older block than one it was sent (unless the chain started anew: `rewound`), and for the same block only when
  * its staleness changed or an error came between.
  */
 export function deliver(hub: { chainId: number }, sub: Subscriber, state: State, before?: Uint8Array, rewound = false): void {
@@ -146,13 +146,21 @@ async function tick(hub: Hub): Promise<void> {
       for (const sub of hub.subscribers) deliver(hub, sub, state)
     }
   }
-  // the feed's window went back (a devnet started anew, a reorg): its head is the chain's now, however old its number
-  const rewound = last.kind === 'fees' && hub.lookedBlock !== undefined && last.block < hub.lookedBlock
+  const rewound = last.kind === 'fees' && hub.looked !== undefined && wentBack(last, hub.looked)
   if (last.kind === 'fees') {
-    hub.lookedBlock = last.block
+    hub.looked = { block: last.block, timestamp: last.timestamp }
     hub.pushedBlock = rewound ? last.block : Math.max(hub.pushedBlock ?? last.block, last.block)
   }
   for (const sub of hub.subscribers) deliver(hub, sub, last, undefined, rewound)
+}
+
+/**
+ * Whether `head` is a chain started anew after `before` (a devnet restarted): a lower block number with a later
+ * timestamp. A lower number with an earlier timestamp is a node behind the last one (a failover, a lagging backend
+ * of a load-balanced RPC), never pushed.
+ */
+function wentBack(head: { block: number; timestamp?: number }, before: { block: number; timestamp?: number }): boolean {
+  return head.block < before.block && head.timestamp !== undefined && before.timestamp !== undefined && head.timestamp > before.timestamp
 }
 
 /** Most blocks pushed from a cut window after a gap; after a longer one (a chain that ran on unseen), the head only. */
@@ -242,7 +250,7 @@ export const runningHub = (chainId: number): Hub | undefined => hubs.get(chainId
 export function join(hub: Hub, sub: Subscriber, first: State | undefined, before?: Uint8Array): boolean {
   hub.subscribers.add(sub)
   const last = hub.last
-  const opening = first?.kind === 'fees' && last?.kind === 'fees' && last.block > first.block ? last : first
+  const opening = first?.kind === 'fees' && last?.kind === 'fees' && last.block > first.block && !wentBack(first, last) ? last : first
   if (!opening) return false
   if (opening.kind === 'fees' && hub.pushedBlock === undefined) {
     hub.last ??= opening

@@ -8,9 +8,10 @@ import { errorEvent, feesEvent } from './sse-events'
 
 const encoder = new TextEncoder()
 
-/** What a stream says about a chain: a window (its block and staleness), or a failure; with the event's bytes. */
+/** What a stream says about a chain: a window (its block, its head's timestamp in s, staleness), or a failure; with the event's bytes. */
 export type State =
-  { kind: 'fees'; block: number; piece?: string; stale: boolean; bytes: Uint8Array } | { kind: 'error'; bytes: Uint8Array }
+  | { kind: 'fees'; block: number; timestamp?: number; piece?: string; stale: boolean; bytes: Uint8Array }
+  | { kind: 'error'; bytes: Uint8Array }
 
 /** A short name of a state: a change of it (a block, a flashblocks piece, staleness) is what is pushed. Every failure of a streak is one state. */
 export const keyOf = (s: Pick<State, 'kind'> & { block?: number; piece?: string; stale?: boolean }) =>
@@ -29,7 +30,8 @@ export async function currentState(
     const timing = { intervalMs: meta.blockIntervalMs, freshUntil: meta.freshUntil }
     if (known && key === keyOf(known)) return { key, ...timing }
     const bytes = encoder.encode(feesEvent(meta.blockNumber, meta.stale, bodies, blobFees, meta.pending))
-    return { key, ...timing, state: { kind: 'fees', block: meta.blockNumber, piece, stale: meta.stale, bytes } }
+    const state: State = { kind: 'fees', block: meta.blockNumber, timestamp: meta.blockTimestamp, piece, stale: meta.stale, bytes }
+    return { key, ...timing, state }
   } catch (err) {
     if (known?.kind === 'error') return { key: 'error', error: err }
     // toErrorResponse logs upstream errors: once per failure streak, not once per look

@@ -16,22 +16,29 @@ type RequestHandler = (req: RequestLike & { method?: string }, res: ResponseLike
 type ServerLike = {
   prependListener(event: 'upgrade', listener: (req: RequestLike) => void): unknown
   removeAllListeners(event: 'request' | 'upgrade'): unknown
+  removeListener(event: 'request', listener: RequestHandler): unknown
   on(event: 'upgrade', listener: (req: RequestLike, socket: SocketLike) => void): unknown
   on(event: 'request', listener: RequestHandler): unknown
+  on(event: 'newListener', listener: (event: string | symbol, listener: RequestHandler) => void): unknown
   listening?: boolean
 }
 type SocketLike = { end(data: string): void; destroySoon?: () => void }
 type ResponseLike = { writeHead(status: number, headers: Record<string, string | number>): unknown; end(body: string): unknown }
 
-/** Methods a fetch Request cannot carry: Next's request handling throws them as a bare 500 before any middleware. */
-const FETCH_FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT'])
+/**
+ * A method a fetch Request cannot carry that reaches a request listener: Next's request handling throws it as a bare
+ * 500 before any middleware (Node's parser refuses TRACK, and CONNECT goes to the server's `connect` event).
+ */
+const FETCH_FORBIDDEN_METHODS = new Set(['TRACE'])
 
 /** Answers a request before Next sees it: a JSON error body, as every refusal (none with `body` null). */
 function answer(res: ResponseLike, status: number, body: object | null, headers: Record<string, string> = {}): void {
   const text = body === null ? '' : JSON.stringify(body)
   res.writeHead(status, {
-    ...(body === null ? {} : { 'content-type': 'application/json; charset=utf-8' }),
-    'content-length': new TextEncoder().encode(text).byteLength,
+    // a 204 carries no Content-Length (RFC 9110 §8.6)
+    ...(body === null
+      ? {}
+      : { 'content-type': 'application/json; charset=utf-8', 'content-length': new TextEncoder().encode(text).byteLength }),
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
     ...headers,
@@ -45,8 +52,7 @@ const ALLOW = { allow: 'GET, HEAD, OPTIONS' }
  * Next's request listeners behind one that stamps each request, and answers what Next would throw as a bare 500:
  * a method no fetch Request can carry (405), a target that is no path (`*`: 204 to OPTIONS, else 400).
  */
-function stampedHandler(server: { listeners(e: 'request'): unknown[] }): RequestHandler {
-  const handlers = server.listeners('request') as RequestHandler[]
+function stampedHandler(handlers: RequestHandler[]): RequestHandler {
   return function (this: unknown, req, res) {
     stampPeer(req)
     const method = req.method ?? 'GET'
@@ -121,9 +127,18 @@ export function installPeerStamp(): number {
     const server = h as ServerLike & { listeners?: (e: string) => unknown[]; [STAMPED]?: true }
     if (typeof server?.prependListener !== 'function' || typeof server.listeners !== 'function' || !server.listening) continue
     if (server.listeners('request').length === 0 || server[STAMPED]) continue
-    const handler = stampedHandler(server as { listeners(e: 'request'): unknown[] })
+    const handlers = server.listeners('request') as RequestHandler[]
+    const handler = stampedHandler(handlers)
     server.removeAllListeners('request')
     server.on('request', handler)
+    // a request listener added later goes behind the stamp too, not beside it
+    server.on('newListener', (event, listener) => {
+      if (event !== 'request' || listener === handler) return
+      process.nextTick(() => {
+        server.removeListener('request', listener)
+        handlers.push(listener)
+      })
+    })
     // no route upgrades, and Next keeps open the socket of an upgrade its middleware refused: refused here in
     // production; `next dev` keeps Next's own (its hot reload is a WebSocket), stamped
     if (process.env.NODE_ENV === 'production') {

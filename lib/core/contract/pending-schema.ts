@@ -11,7 +11,7 @@ export const PendingPiecesSchema = z
     pieces: z.number().int().positive().meta({ description: 'Pieces per block, from the measured cadence.' }),
     cadenceMs: z.number().positive().meta({
       description:
-        "The time from one piece to the next, milliseconds: measured, or the chain's published one (Base's, Unichain's 200) when the measurement is within a fifth of it.",
+        "The time from one piece to the next, milliseconds: measured, or the chain's published one (Base's, Unichain's 200) when the measurement is from 5% under it to a fifth over it.",
     }),
     full: z.boolean().meta({
       description:

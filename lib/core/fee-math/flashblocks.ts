@@ -32,18 +32,22 @@ function fullSlack(perPiece: bigint): bigint {
   return maxOf(TRANSFER_GAS, perPiece / 5n)
 }
 
-/** How far a measured step may be from a published piece interval and still be taken for it: a fifth of it. */
-const PUBLISHED_STEP_TOLERANCE = 0.2
+/** The measured steps taken for a published piece interval: from 5% under it to a fifth over it. */
+const PUBLISHED_STEP_BAND = { under: 0.95, over: 1.2 }
 
 /**
  * Pieces per block from a probe's measured step between pieces: the interval over the step, rounded, at least 2. A
  * chain with a published piece interval (lib/core/chain-rules/fast-chains.ts PUBLISHED_PIECE_MS) gets it when the
- * step is within a fifth of it: a busy probe's reads lengthen the step (9 pieces read for 10), while a chain that
- * changed its interval (250 ms for 200) is a quarter off and keeps its measurement.
+ * step is within PUBLISHED_STEP_BAND of it. The band leans long: a busy probe's reads lengthen the steps (9 pieces
+ * read for 10) and a missed piece doubles one, while nothing shortens them; a chain that changed its interval (250 ms
+ * for 200, or 175) is outside it and keeps its measurement.
  * @example piecesPerBlock(2_000, 215, 200) // 10 (measured alone: 9)
  */
 export function piecesPerBlock(intervalMs: number, stepMs: number, publishedPieceMs?: number): number {
-  const near = publishedPieceMs !== undefined && Math.abs(stepMs - publishedPieceMs) < PUBLISHED_STEP_TOLERANCE * publishedPieceMs
+  const near =
+    publishedPieceMs !== undefined &&
+    stepMs >= PUBLISHED_STEP_BAND.under * publishedPieceMs &&
+    stepMs < PUBLISHED_STEP_BAND.over * publishedPieceMs
   return Math.max(2, Math.round(intervalMs / (near ? publishedPieceMs : stepMs)))
 }
 

@@ -13,6 +13,8 @@ const ENV = {
 
 const state: {
   block: number
+  /** The head's timestamp, s (default: the block number: a chain that runs on). */
+  timestamp?: number
   stale: boolean
   error?: Error
   historyBytes: number
@@ -62,7 +64,7 @@ vi.mock('@/lib/fees', () => ({
   getFeeReport: async () => {
     state.looks.push(Date.now())
     // what the feed holds when the look starts: a look held at the gate answers with it
-    const { block, stale } = state
+    const { block, stale, timestamp } = state
     if (state.gate) await state.gate
     if (state.error) throw state.error
     return {
@@ -74,7 +76,7 @@ vi.mock('@/lib/fees', () => ({
         stale,
         fetchedAt: 0,
         freshUntil: state.freshUntil,
-        blockTimestamp: 0,
+        blockTimestamp: timestamp ?? block,
       },
     }
   },
@@ -153,6 +155,7 @@ beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
   Object.assign(state, {
     block: 100,
+    timestamp: undefined,
     stale: false,
     error: undefined,
     historyBytes: 10,
@@ -474,7 +477,20 @@ describe('the stream hub', () => {
     c.abort()
   })
 
-  test('behavior: a chain whose head went back (a devnet started anew) has its new head pushed, then the blocks after it', async () => {
+  test('behavior: a node behind the last one (a failover, a lagging backend) is never pushed: no older block, no block twice', async () => {
+    const c = await connect()
+    await advance(600)
+    for (const b of [101, 102, 101, 103]) {
+      state.block = b
+      fired()
+      await advance(600)
+    }
+    expect(c.events.map((e) => Number(e.id))).toEqual([100, 101, 102, 103])
+    c.abort()
+    await advance(1_000)
+  })
+
+  test('behavior: a chain started anew (a lower block, a later timestamp: a devnet restarted) has its new head pushed, then the blocks after it', async () => {
     const c = await connect()
     await advance(600)
     state.block = 101
@@ -487,6 +503,7 @@ describe('the stream hub', () => {
     state.error = undefined
     for (const b of [40, 41]) {
       state.block = b
+      state.timestamp = 1_000 + b
       fired()
       await advance(600)
     }

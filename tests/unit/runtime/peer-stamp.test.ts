@@ -1,0 +1,71 @@
+// The stamp in front of a listening HTTP server's request listeners, on a real server on loopback: what Next would
+// throw as a bare 500 is answered there, the rest goes on to the listeners (one added later too), stamped.
+import { createServer, request, type IncomingMessage, type Server } from 'node:http'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { installPeerStamp, PEER_HEADER, stampedPeer } from '@/lib/runtime/peer-stamp'
+
+type Seen = { url?: string; peer: string | null; self: boolean }
+const seen: Seen[] = []
+const late: string[] = []
+let server: Server
+let port = 0
+
+/** One request as a raw client sends it; the status, headers and body that came back. */
+function send(method: string, path: string): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path })
+    req.on('response', (res) => {
+      let body = ''
+      res.on('data', (d) => (body += String(d)))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+beforeAll(async () => {
+  server = createServer(function (this: unknown, req, res) {
+    const peer = req.headers[PEER_HEADER]
+    seen.push({ url: req.url, peer: typeof peer === 'string' ? stampedPeer(peer) : null, self: this === server })
+    res.end('passed')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  port = (server.address() as { port: number }).port
+  expect(installPeerStamp()).toBeGreaterThanOrEqual(1)
+  server.on('request', (req: IncomingMessage) => late.push(req.url ?? ''))
+})
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+describe('the peer stamp on a listening server', () => {
+  test('behavior: a request goes on to the listeners, this one added later included, stamped with its peer', async () => {
+    const res = await send('GET', '/networks/1/suggestedGasFees')
+    expect([res.status, res.body]).toEqual([200, 'passed'])
+    expect(seen.at(-1)).toEqual({ url: '/networks/1/suggestedGasFees', peer: '127.0.0.1', self: true })
+    expect(late).toEqual(['/networks/1/suggestedGasFees'])
+  })
+
+  test('behavior: an absolute-form target goes on as its path', async () => {
+    await send('GET', 'http://evil.example/networks/1/busyThreshold?x=1')
+    expect(seen.at(-1)!.url).toBe('/networks/1/busyThreshold?x=1')
+  })
+
+  test('error: TRACE is a JSON 405 with Allow, answered in front of the listeners', async () => {
+    const before = [seen.length, late.length]
+    const res = await send('TRACE', '/networks/1/suggestedGasFees')
+    expect(res.status).toBe(405)
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS')
+    expect(JSON.parse(res.body)).toEqual({ statusCode: 405, error: 'Method Not Allowed', message: 'The method TRACE is not allowed here.' })
+    expect([seen.length, late.length]).toEqual(before)
+  })
+
+  test('error: a `*` target is a 204 with Allow and no Content-Length to OPTIONS, a JSON 400 to any other method', async () => {
+    const before = [seen.length, late.length]
+    const options = await send('OPTIONS', '*')
+    expect([options.status, options.headers.allow, options.headers['content-length']]).toEqual([204, 'GET, HEAD, OPTIONS', undefined])
+    const get = await send('GET', '*')
+    expect(get.status).toBe(400)
+    expect(JSON.parse(get.body)).toMatchObject({ statusCode: 400, message: 'The request target is not a path.' })
+    expect([seen.length, late.length]).toEqual(before)
+  })
+})
