@@ -217,6 +217,9 @@ describe('GET /v1/suggestedGasFees', () => {
     const five = await get(`/v1/suggestedGasFees?chainIds=${LIVE},${FAKE},${UNLISTED},${LEGACY},${DOWN}`, LIMITED)
     expect(five.status).toBe(429)
     expect(Number(five.headers.get('retry-after'))).toBeGreaterThan(0)
+    // what is left is said, in the header and the message
+    expect(five.headers.get('ratelimit-remaining')).toBe('4')
+    expect((five.body as { message: string }).message).toMatch(/counts 5 requests, one per chain it names, and 4 are left/)
     // the refused call took nothing: four still fit, then nothing does
     const four = await get(`/v1/suggestedGasFees?chainIds=${LIVE},${FAKE},${UNLISTED},${LEGACY}`, LIMITED)
     expect(four.status).toBe(200)
