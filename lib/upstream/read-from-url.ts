@@ -159,7 +159,11 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     ((distance(h) >= MIN_ANCHOR_DISTANCE && headHeader.timestamp - h.timestamp >= MIN_ANCHOR_SECONDS) || h.number <= fh.oldestBlock)
       ? { number: h.number, timestamp: h.timestamp }
       : null
-  let anchor: { number: number; timestamp: number } | null = usable(freshAnchor) ?? usable(finalized) ?? (anchorDue ? null : prevAnchor)
+  // a head lower or older than the last (a reorg, a devnet restarted as a new chain whose empty blocks have the same
+  // base fees) may have dropped the anchor's block: the interval is measured anew
+  const rewound = p.previous !== undefined && (headNumber < p.previous.headNumber || headHeader.timestamp < p.previous.headTimestamp)
+  let anchor: { number: number; timestamp: number } | null =
+    usable(freshAnchor) ?? usable(finalized) ?? (anchorDue || rewound ? null : prevAnchor)
   if (anchor === null || anchor.number >= headNumber) {
     if (fh.oldestBlock < headNumber) {
       const h = await getHeader(client, fh.oldestBlock)

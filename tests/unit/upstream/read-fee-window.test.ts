@@ -137,6 +137,25 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
     expect(err.message).toMatch(/went back from 15627931 to 15627861/)
   })
 
+  test('behavior: a head lower than the last read (a devnet restarted as a new chain) measures its interval anew', async () => {
+    const s = await fake()
+    const first = await read([s.url])
+    // the last window as an earlier chain left it: 10 blocks higher, its anchor 600 s older than this chain's block
+    const oldChain = {
+      ...first,
+      headNumber: first.headNumber + 10,
+      headTimestamp: first.headTimestamp + 10 * 12,
+      intervalAnchor: { number: first.oldestBlock, timestamp: first.headTimestamp - 600 - (first.headNumber - first.oldestBlock) * 12 },
+    }
+    const w = await read([s.url], { previous: oldChain })
+    expect(w.intervalAnchor?.number).toBe(w.oldestBlock)
+    expect(w.blockIntervalMs).toBe(12_000)
+    // the same window, not rewound: its anchor is kept (the interval is what that anchor gives)
+    const kept = await read([s.url], { previous: { ...oldChain, headNumber: first.headNumber, headTimestamp: first.headTimestamp } })
+    expect(kept.intervalAnchor).toEqual(oldChain.intervalAnchor)
+    expect(kept.blockIntervalMs).toBeGreaterThan(12_000)
+  })
+
   test('behavior: a node that sends headers and then stalls cannot hold the read: the next URL answers in time', async () => {
     const stalled = await fake('stall-body')
     const good = await fake()
