@@ -100,11 +100,13 @@ export const multiStreamGET = multiChainHandler('multiStream', async (chainIds, 
 })
 
 /**
- * HEAD of GET /v1/stream: its checks and headers, no stream, no slot and no read: a list whose every chain is
- * unsupported answers the first one's 400, as GET does (whether a chain has EIP-1559 takes a read: GET says it).
+ * HEAD of GET /v1/stream: its checks and headers, no stream and no read: a list whose every chain is unsupported
+ * answers the first one's 400, as GET does (whether a chain has EIP-1559 takes a read: GET says it). Its slots are
+ * taken and given back at once, so a HEAD is refused (429, 503) when a GET would be.
  */
-export const multiStreamHEAD = multiChainHandler('multiStream', async (chainIds) => {
+export const multiStreamHEAD = multiChainHandler('multiStream', async (chainIds, { key }) => {
   if (chainIds.length === 0) throw new InvalidQueryError('chainIds', 'names no chain: none is served here.')
+  ;(await takeSlotsPerChain(key, chainIds.length))()
   if (chainIds.every((id) => !getChain(id))) throw new UnsupportedChainError(chainIds[0]!)
   return new Response(null, { status: 200, headers: { ...SSE_HEADERS } })
 })

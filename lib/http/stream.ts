@@ -122,14 +122,16 @@ function openStream(
 
 /**
  * HEAD of the stream: the checks and headers of a GET, no stream (Next would otherwise run GET for
- * HEAD and never read, or cancel, the body: a subscriber and a per-key slot held for nothing).
+ * HEAD and never read, or cancel, the body: a subscriber and a per-key slot held for nothing). The slots are taken
+ * and given back at once, so a HEAD is refused (429, 503) when a GET would be.
  */
 export function streamHEAD(request: Request, context: RouteContext): Promise<Response> {
-  return guarded('stream', request, async ({ setChain }) => {
+  return guarded('stream', request, async ({ key, setChain }) => {
     const chainParam = (await context.params).chainId
     setChain(chainParam)
     const chainId = parseChainId(chainParam)
     if (!getChain(chainId)) throw new UnsupportedChainError(chainId)
+    ;(await takeStreamSlots(key, isKeyless(key)))()
     return new Response(null, { status: 200, headers: { ...SSE_HEADERS, 'x-chain-id': String(chainId) } })
   })
 }

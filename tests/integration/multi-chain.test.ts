@@ -330,6 +330,12 @@ describe('GET /v1/stream', () => {
       )
       const one = await stream(`?chainIds=${FAKE}`)
       expect(one.status).toBe(200)
+      // a HEAD is refused as a GET would be, and takes no slot
+      const head = (q: string, cred = PLAIN) =>
+        fetch(`${service.url}/v1/stream${q}`, { method: 'HEAD', headers: { authorization: basic(cred) } }).then((r) => r.status)
+      expect(await head(`?chainIds=${LIVE}`)).toBe(429)
+      expect(await head(`?chainIds=${LIVE},${FAKE},${DOWN},${LEGACY}`, OTHER)).toBe(503)
+      expect(await head(`?chainIds=${LIVE},${FAKE},${DOWN}`, OTHER)).toBe(200)
       // the instance holds 5 of its 8: another key's 4 chains do not fit, 3 do
       const otherFour = await stream(`?chainIds=${LIVE},${FAKE},${DOWN},${LEGACY}`, OTHER)
       expect(otherFour.status).toBe(503)

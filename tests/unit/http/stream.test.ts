@@ -536,7 +536,7 @@ describe('the stream hub', () => {
     next.abort()
   })
 
-  test('behavior: a client gone before its stream opened frees its slot; HEAD holds none', async () => {
+  test('behavior: a client gone before its stream opened frees its slot; HEAD holds none, and is refused when GET would be', async () => {
     let open: () => void = () => {}
     state.gate = new Promise<void>((r) => (open = r))
     const abort = new AbortController()
@@ -567,8 +567,17 @@ describe('the stream hub', () => {
     const a = await connect({ key: 'limited' })
     const b = await connect({ key: 'limited' })
     expect([a.res.status, b.res.status]).toEqual([200, 200])
+    // and now taken: a HEAD is refused as a GET would be, and takes nothing
+    const full = await streamHEAD(new Request('http://x/networks/1/stream', { method: 'HEAD', headers: { [IDENTITY_HEADER]: identity } }), {
+      params: Promise.resolve({ chainId: '1' }),
+    })
+    expect(full.status).toBe(429)
     a.abort()
+    await advance(10)
+    const c = await connect({ key: 'limited' })
+    expect(c.res.status).toBe(200)
     b.abort()
+    c.abort()
   })
 })
 
