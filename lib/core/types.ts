@@ -52,6 +52,8 @@ export type FeeWindow = {
    * piece-tracker.ts), laid over the sealed window while it is current; absent on every other chain.
    */
   pending?: PendingPieces
+  /** Which of the chain's RPC URLs it was read from (its index in the configured list; never the URL). */
+  source?: number
   /** When the window was read from the node, ms since the epoch. */
   fetchedAt: number
 }

@@ -43,9 +43,9 @@ export async function timedRead(p: {
       blockCount: HISTORY_BLOCKS,
       rewardPercentiles: REWARD_PERCENTILES,
       timeoutMs: p.settings.rpcTimeoutMs,
-      // a window older than MAX_STALE_SECONDS no longer vouches for the head (a rewound or
-      // regenerated chain must not be refused forever)
-      previous: held && startedAt - held.fetchedAt <= p.settings.maxStaleMs ? held : undefined,
+      // a window older than half MAX_STALE_SECONDS no longer vouches for the head (a regenerated chain or a node
+      // far behind must not be refused forever), and the read that starts afresh comes while it is still served
+      previous: held && startedAt - held.fetchedAt <= p.settings.maxStaleMs / 2 ? held : undefined,
       fallbackBlockTimeMs: p.chain.nominalBlockTimeMs ?? 2_000,
       ...(policy.enforceBaseFeeBounds ? { baseFeeBounds: { risePpm: policy.maxBaseFeeRisePpm, fallPpm: policy.maxBaseFeeFallPpm } } : {}),
       ...(p.chain.l1FeeRule ? { l1FeeRule: p.chain.l1FeeRule } : {}),

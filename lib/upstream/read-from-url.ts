@@ -11,7 +11,7 @@ import { readChainReads } from './read-chain-reads'
 import { l1FeeParamsAt, readL1FeeParams, readL1FeeParamsProbed } from './read-l1-fee-params'
 import { RpcBlockHeaderSchema, RpcChainIdSchema, RpcFeeHistorySchema, type RpcBlockHeader } from './schemas'
 import { setVerifiedChainId, verifiedChainId } from './url-health'
-import { checkBaseFeeBounds, checkOverlap, checkRewards, REORG_TOLERANCE_BLOCKS, type FeeHistory } from './window-checks'
+import { checkBaseFeeBounds, checkOverlap, checkRewards, headMove, type FeeHistory } from './window-checks'
 
 export type ReadFeeWindowParameters = {
   chainId: number
@@ -89,8 +89,14 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   const client = getRpcClient(url, timeoutMs)
   const known = verifiedChainId(url)
   const prevAnchor = p.previous?.intervalAnchor ?? null
+  // which of the chain's URLs answers: after a failover the anchor is read again from this node (another node may
+  // serve another chain under the same id, whose blocks differ in time)
+  const source = p.rpcUrls.indexOf(url)
   const anchorDue =
-    p.previous !== undefined && (prevAnchor === null || p.previous.headNumber - prevAnchor.number > ANCHOR_MAX_WINDOWS * p.blockCount)
+    p.previous !== undefined &&
+    (prevAnchor === null ||
+      p.previous.headNumber - prevAnchor.number > ANCHOR_MAX_WINDOWS * p.blockCount ||
+      (p.previous.source !== undefined && p.previous.source !== source))
 
   // One round: these calls leave in a single JSON-RPC batch.
   const cold = p.previous === undefined
@@ -103,7 +109,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
       method: 'eth_feeHistory',
       params: [`0x${p.blockCount.toString(16)}`, 'latest', [...p.rewardPercentiles]],
     }),
-    anchorDue && p.previous ? getHeader(client, p.previous.oldestBlock) : Promise.resolve(undefined),
+    anchorDue && p.previous ? getHeader(client, p.previous.oldestBlock).catch(() => undefined) : Promise.resolve(undefined),
     cold ? getHeader(client, 'finalized').catch(() => undefined) : Promise.resolve(undefined),
     l1Read && p.previous
       ? readL1FeeParamsProbed(client, { ...l1Read, block: predictedHead(p.previous, Date.now()) })
@@ -141,15 +147,18 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     l1Probed ? l1FeeParamsAt(client, l1Probed, headNumber) : l1Read ? readL1FeeParams(client, { ...l1Read, block: headNumber }) : undefined,
   ])
   const lineaPricing = p.l1FeeRule === 'linea' && headHeader.extraData ? parseLineaExtraData(headHeader.extraData) : null
-  if (p.previous && headNumber < p.previous.headNumber - REORG_TOLERANCE_BLOCKS) {
-    throw new UpstreamBadResponseError(`The upstream node's head went back from ${p.previous.headNumber} to ${headNumber}.`)
+  const move = p.previous ? headMove(p.previous, headNumber, headHeader.timestamp) : 'forward'
+  if (p.previous && move === 'behind') {
+    throw new UpstreamBadResponseError(
+      `The upstream node's head went back from ${p.previous.headNumber} to ${headNumber}: the node is behind.`,
+    )
   }
   if (legacy && fh.baseFeePerGas.some((h) => BigInt(h) !== 0n)) {
     throw new UpstreamBadResponseError("The upstream node's eth_feeHistory reports base fees for blocks that carry none.")
   }
   if (p.baseFeeBounds && !legacy) checkBaseFeeBounds(fh, p.baseFeeBounds)
   // a chain that moved to EIP-1559 (a fork) has base fees where the last window had zeros: nothing to compare
-  if (p.previous && (p.previous.legacy === true) === legacy) checkOverlap(fh, p.previous)
+  if (p.previous && move !== 'restarted' && (p.previous.legacy === true) === legacy) checkOverlap(fh, p.previous)
 
   const distance = (h: { number: number }) => headNumber - h.number
   const usable = (h: RpcBlockHeader | undefined) =>
@@ -159,12 +168,14 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     ((distance(h) >= MIN_ANCHOR_DISTANCE && headHeader.timestamp - h.timestamp >= MIN_ANCHOR_SECONDS) || h.number <= fh.oldestBlock)
       ? { number: h.number, timestamp: h.timestamp }
       : null
-  // a head lower or older than the last (a reorg, a devnet restarted as a new chain whose empty blocks have the same
-  // base fees) may have dropped the anchor's block: the interval is measured anew
-  const rewound = p.previous !== undefined && (headNumber < p.previous.headNumber || headHeader.timestamp < p.previous.headTimestamp)
+  // a restarted chain may have dropped the anchor's block: the interval is measured anew; a clock that leapt is
+  // measured from the new head, the last interval kept until the head is far enough from it (below)
   let anchor: { number: number; timestamp: number } | null =
-    usable(freshAnchor) ?? usable(finalized) ?? (anchorDue || rewound ? null : prevAnchor)
-  if (anchor === null || anchor.number >= headNumber) {
+    move === 'jumped'
+      ? { number: headNumber, timestamp: headHeader.timestamp }
+      : (usable(freshAnchor) ?? usable(finalized) ?? (anchorDue || move === 'restarted' ? null : prevAnchor))
+  // (an anchor at the head itself is a leap's, read again before a new block: it stands)
+  if (anchor === null || anchor.number > headNumber || (anchor.number === headNumber && move !== 'jumped' && anchor !== prevAnchor)) {
     if (fh.oldestBlock < headNumber) {
       const h = await getHeader(client, fh.oldestBlock)
       anchor = { number: h.number, timestamp: h.timestamp }
@@ -172,10 +183,17 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
       anchor = null
     }
   }
+  // an anchor set at a leap measures once it is as far back as any other; until then the last interval stands
+  const young =
+    anchor !== null &&
+    anchor.number > fh.oldestBlock &&
+    (headNumber - anchor.number < MIN_ANCHOR_DISTANCE || headHeader.timestamp - anchor.timestamp < MIN_ANCHOR_SECONDS)
   const blockIntervalMs =
-    anchor && headHeader.timestamp > anchor.timestamp
-      ? Math.round(((headHeader.timestamp - anchor.timestamp) * 1000) / (headNumber - anchor.number))
-      : p.fallbackBlockTimeMs
+    young && p.previous
+      ? p.previous.blockIntervalMs
+      : anchor && headHeader.timestamp > anchor.timestamp
+        ? Math.round(((headHeader.timestamp - anchor.timestamp) * 1000) / (headNumber - anchor.number))
+        : p.fallbackBlockTimeMs
 
   const hexToDec = (h: string) => BigInt(h).toString()
   const blocks = fh.gasUsedRatio.length
@@ -204,6 +222,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     ...(lineaPricing ? { lineaPricing } : {}),
     ...(chainReads ? { chainReads } : {}),
     ...(legacy ? { legacy: true as const } : {}),
+    ...(source >= 0 ? { source } : {}),
     fetchedAt: Date.now(),
   }
 }

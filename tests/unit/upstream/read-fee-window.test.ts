@@ -137,23 +137,72 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
     expect(err.message).toMatch(/went back from 15627931 to 15627861/)
   })
 
-  test('behavior: a head lower than the last read (a devnet restarted as a new chain) measures its interval anew', async () => {
+  test('behavior: a lower head with a later timestamp is a chain started anew: taken at once, its interval measured anew', async () => {
     const s = await fake()
     const first = await read([s.url])
-    // the last window as an earlier chain left it: 10 blocks higher, its anchor 600 s older than this chain's block
-    const oldChain = {
-      ...first,
-      headNumber: first.headNumber + 10,
-      headTimestamp: first.headTimestamp + 10 * 12,
-      intervalAnchor: { number: first.oldestBlock, timestamp: first.headTimestamp - 600 - (first.headNumber - first.oldestBlock) * 12 },
+    // the last window as an earlier chain left it, 10 and 100 blocks higher and a moment older, other base fees
+    // (so its settled blocks differ), its anchor 600 s older than this chain's block of that number
+    for (const ahead of [10, 100]) {
+      const oldChain = {
+        ...first,
+        headNumber: first.headNumber + ahead,
+        headTimestamp: first.headTimestamp - 1,
+        baseFeePerGas: first.baseFeePerGas.map(() => '1'),
+        intervalAnchor: { number: first.oldestBlock, timestamp: first.headTimestamp - 600 - (first.headNumber - first.oldestBlock) * 12 },
+      }
+      const w = await read([s.url], { previous: oldChain })
+      expect(w.headNumber).toBe(first.headNumber)
+      expect(w.intervalAnchor?.number).toBe(w.oldestBlock)
+      expect(w.blockIntervalMs).toBe(12_000)
     }
-    const w = await read([s.url], { previous: oldChain })
-    expect(w.intervalAnchor?.number).toBe(w.oldestBlock)
+  })
+
+  test('error: a lower head that is no later (a node behind the last one read) is refused at any depth', async () => {
+    const s = await fake()
+    const first = await read([s.url])
+    for (const ahead of [1, 10, 100]) {
+      const newer = { ...first, headNumber: first.headNumber + ahead, headTimestamp: first.headTimestamp + ahead * 12 }
+      const err = await read([s.url], { previous: newer }).catch((e) => e)
+      expect(err).toBeInstanceOf(UpstreamBadResponseError)
+      expect(err.message).toMatch(new RegExp(`went back from ${newer.headNumber} to ${first.headNumber}: the node is behind`))
+    }
+  })
+
+  test('behavior: a clock that leapt keeps the last interval, from an anchor at the new head, until it is far enough back', async () => {
+    const s = await fake()
+    const first = await read([s.url])
+    const anchor = first.intervalAnchor!
+    // the head before, with every timestamp until then an hour earlier: the leap came with this head
+    const beforeLeap = {
+      ...first,
+      headNumber: first.headNumber - 1,
+      headTimestamp: first.headTimestamp - 12 - 3_600,
+      intervalAnchor: { number: anchor.number, timestamp: anchor.timestamp - 3_600 },
+    }
+    const w = await read([s.url], { previous: beforeLeap })
+    expect(w.intervalAnchor).toEqual({ number: first.headNumber, timestamp: first.headTimestamp })
     expect(w.blockIntervalMs).toBe(12_000)
-    // the same window, not rewound: its anchor is kept (the interval is what that anchor gives)
-    const kept = await read([s.url], { previous: { ...oldChain, headNumber: first.headNumber, headTimestamp: first.headTimestamp } })
-    expect(kept.intervalAnchor).toEqual(oldChain.intervalAnchor)
-    expect(kept.blockIntervalMs).toBeGreaterThan(12_000)
+    // read again at the same head: the anchor and the interval stand
+    const again = await read([s.url], { previous: { ...w, blockIntervalMs: 12_345 } })
+    expect(again.intervalAnchor).toEqual(w.intervalAnchor)
+    expect(again.blockIntervalMs).toBe(12_345)
+    // a slower pace without a leap (9 blocks in 110 s) is measured, not a leap
+    const slow = await read([s.url], { previous: { ...first, headNumber: first.headNumber - 9, headTimestamp: first.headTimestamp - 110 } })
+    expect(slow.intervalAnchor).toEqual(anchor)
+  })
+
+  test('behavior: after a failover to another URL the anchor is read again from that node', async () => {
+    const a = await fake()
+    const b = await fake()
+    const first = await read([a.url, b.url])
+    expect(first.source).toBe(0)
+    // the first URL's chain had its anchor block an hour earlier (another chain under the same id)
+    const fromA = { ...first, intervalAnchor: { number: first.intervalAnchor!.number, timestamp: first.intervalAnchor!.timestamp - 3_600 } }
+    a.mode = 'http500'
+    const w = await read([a.url, b.url], { previous: fromA })
+    expect(w.source).toBe(1)
+    expect(w.blockIntervalMs).toBe(12_000)
+    expect(b.calls.filter((c) => c === 'eth_getBlockByNumber').length).toBeGreaterThanOrEqual(2)
   })
 
   test('behavior: a node that sends headers and then stalls cannot hold the read: the next URL answers in time', async () => {
