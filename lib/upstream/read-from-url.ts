@@ -89,8 +89,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   const client = getRpcClient(url, timeoutMs)
   const known = verifiedChainId(url)
   const prevAnchor = p.previous?.intervalAnchor ?? null
-  // which of the chain's URLs answers: after a failover the anchor is read again from this node (another node may
-  // serve another chain under the same id, whose blocks differ in time)
+  // after a failover the anchor is read again from this node (it may serve another chain under the same id)
   const source = p.rpcUrls.indexOf(url)
   const anchorDue =
     p.previous !== undefined &&
@@ -168,13 +167,11 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     ((distance(h) >= MIN_ANCHOR_DISTANCE && headHeader.timestamp - h.timestamp >= MIN_ANCHOR_SECONDS) || h.number <= fh.oldestBlock)
       ? { number: h.number, timestamp: h.timestamp }
       : null
-  // a restarted chain may have dropped the anchor's block: the interval is measured anew; a clock that leapt is
-  // measured from the new head, the last interval kept until the head is far enough from it (below)
+  // a restarted chain is measured anew; a leap from the new head, the last interval kept until it is far enough back
   let anchor: { number: number; timestamp: number } | null =
     move === 'jumped'
       ? { number: headNumber, timestamp: headHeader.timestamp }
       : (usable(freshAnchor) ?? usable(finalized) ?? (anchorDue || move === 'restarted' ? null : prevAnchor))
-  // (an anchor at the head itself is a leap's, read again before a new block: it stands)
   if (anchor === null || anchor.number > headNumber || (anchor.number === headNumber && move !== 'jumped' && anchor !== prevAnchor)) {
     if (fh.oldestBlock < headNumber) {
       const h = await getHeader(client, fh.oldestBlock)

@@ -68,14 +68,9 @@ export function checkOverlap(fh: FeeHistory, previous: FeeWindow): void {
 }
 
 /**
- * How the head moved since the last read (by its number and timestamp):
- * - `forward`: as a chain moves (or the same head again);
- * - `behind`: lower, and no later: a node behind the last one read (a failover, a lagging backend), refused so the
- *   newer window is served, marked stale;
- * - `restarted`: lower, with a later timestamp: a chain started anew (a devnet restarted, a reorg to a lower
- *   height), taken as it is, without the last window's blocks or anchor;
- * - `jumped`: its clock leapt: more than max(60 s, 10 blocks of the last interval) a block since the last head (a
- *   devnet's `evm_setNextBlockTimestamp`, a halt): the interval is measured anew from the new head.
+ * How the head moved since the last read (docs/operations.md, "A head lower than the last read"): `behind` (lower,
+ * no later: a node behind, refused), `restarted` (lower, later: a chain started anew, taken as it is), `jumped` (more
+ * than max(60 s, 10 intervals) a block later: a clock leap, the interval measured anew) or `forward`.
  * @example headMove({ headNumber: 100, headTimestamp: 1000, blockIntervalMs: 2000 }, 101, 4600) // 'jumped'
  */
 export function headMove(
@@ -89,5 +84,5 @@ export function headMove(
   return blocks > 0 && headTimestamp - previous.headTimestamp > limit ? 'jumped' : 'forward'
 }
 
-/** Below this (s) a head's advance is never a clock jump: missed slots and halts of a minute are a chain's own pace. */
+/** Below this (s) a head's advance is never a clock leap: missed slots and halts of a minute are a chain's own pace. */
 const JUMP_MIN_SECONDS = 60
