@@ -57,6 +57,8 @@ export const MIN_ANCHOR_DISTANCE = 64
 export const MIN_ANCHOR_SECONDS = 60
 /** A provider that caps eth_feeHistory below the window is paged, in one more batch, at most this many pages. */
 const MAX_PAGES = 20
+/** A head at most this many blocks behind the last read's is read as no new block; further behind, refused. */
+const BEHIND_AS_NO_NEWS = 2
 /** Re-anchor the interval measurement when its anchor is older than this many windows. */
 const ANCHOR_MAX_WINDOWS = 4
 
@@ -148,6 +150,8 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   const lineaPricing = p.l1FeeRule === 'linea' && headHeader.extraData ? parseLineaExtraData(headHeader.extraData) : null
   const move = p.previous ? headMove(p.previous, headNumber, headHeader.timestamp) : 'forward'
   if (p.previous && move === 'behind') {
+    // a backend a block or two behind another (a load-balanced RPC): no news, the last window stands
+    if (p.previous.headNumber - headNumber <= BEHIND_AS_NO_NEWS) return { ...p.previous, fetchedAt: Date.now() }
     throw new UpstreamBadResponseError(
       `The upstream node's head went back from ${p.previous.headNumber} to ${headNumber}: the node is behind.`,
     )
