@@ -6,6 +6,7 @@ import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailabl
 import { parseLineaExtraData } from '../core/fee-math/linea-fee'
 import { classifyRpcError } from './classify-error'
 import { getRpcClient } from './client'
+import { feeHistoryWithinCap } from './fee-history-cap'
 import type { ChainRead } from '../core/chain-rules/fast-chains'
 import { readChainReads } from './read-chain-reads'
 import { l1FeeParamsAt, readL1FeeParams, readL1FeeParamsProbed } from './read-l1-fee-params'
@@ -106,10 +107,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   const [chainIdRaw, head, history, freshAnchor, finalized, l1Probed, chainReads] = await Promise.all([
     known === undefined ? client.request({ method: 'eth_chainId' }) : Promise.resolve(undefined),
     getHeader(client, 'latest'),
-    client.request({
-      method: 'eth_feeHistory',
-      params: [`0x${p.blockCount.toString(16)}`, 'latest', [...p.rewardPercentiles]],
-    }),
+    feeHistoryWithinCap(client, url, p.blockCount, p.rewardPercentiles),
     anchorDue && p.previous ? getHeader(client, p.previous.oldestBlock).catch(() => undefined) : Promise.resolve(undefined),
     cold ? getHeader(client, 'finalized').catch(() => undefined) : Promise.resolve(undefined),
     l1Read && p.previous

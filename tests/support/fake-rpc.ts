@@ -52,6 +52,8 @@ const hex = (n: bigint | number) => `0x${n.toString(16)}`
 export type FakeShape = {
   /** The most blocks one eth_feeHistory answer holds, as many providers cap it (default: no cap). */
   feeHistoryCap?: number
+  /** The most blocks an eth_feeHistory may ask: more is refused with an error naming it, as some providers do. */
+  feeHistoryLimit?: number
   /** How a block without transactions reports its rewards: zeros (default, like geth), [] or null. */
   emptyRewards?: 'zeros' | '[]' | 'null'
   /** How far behind the head the 'finalized' block is (default 64; BSC's fast finality: 2). */
@@ -198,6 +200,8 @@ export async function startFakeRpc(
       }
     }
     if (method === 'eth_feeHistory') {
+      if (opts.feeHistoryLimit !== undefined && Number(params[0]) > opts.feeHistoryLimit)
+        throw Object.assign(new Error(`block count ${Number(params[0])} exceeds the maximum of ${opts.feeHistoryLimit}`), { code: -32602 })
       const count = Math.min(
         Number(params[0]),
         opts.feeHistoryCap ?? Number.POSITIVE_INFINITY,

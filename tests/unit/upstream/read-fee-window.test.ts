@@ -3,6 +3,7 @@ import { REWARD_PERCENTILES } from '@/lib/core/fee-math/estimator'
 import { percentileNearestRank } from '@/lib/core/fee-math/statistics'
 import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '@/lib/core/contract/errors'
 import { readFeeWindow } from '@/lib/upstream/read-fee-window'
+import { capFromRefusal } from '@/lib/upstream/fee-history-cap'
 import { MIN_ANCHOR_DISTANCE, MIN_ANCHOR_SECONDS } from '@/lib/upstream/read-from-url'
 import { RpcFeeHistorySchema } from '@/lib/upstream/schemas'
 import { at } from '../../support/at'
@@ -318,6 +319,28 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
     expect(w.gasUsedRatio).toEqual(whole.gasUsedRatio)
     expect(w.reward).toEqual(whole.reward)
     expect(w.nextBaseFeePerGas).toBe(whole.nextBaseFeePerGas)
+  })
+
+  test('behavior: a node that refuses more than 100 blocks, naming its cap, is read in pages of 100 from then on', async () => {
+    const whole = await read([(await fake()).url])
+    const limited = await fake('ok', { feeHistoryLimit: 100 })
+    for (let i = 0; i < 2; i++) {
+      const before = limited.calls.length
+      const w = await read([limited.url])
+      expect(w.baseFeePerGas).toEqual(whole.baseFeePerGas)
+      expect(w.reward).toEqual(whole.reward)
+      // the first read is refused once, then asks 100; the next asks 100 at once: 1 call and 4 older pages
+      expect(limited.calls.slice(before).filter((c) => c === 'eth_feeHistory')).toHaveLength(i === 0 ? 6 : 5)
+    }
+  })
+
+  test.each([
+    ['block count 500 exceeds the maximum of 100', 100],
+    ['requested range 0x1f4 too large, max blocks: 128', 128],
+    ['daily request count exceeded, request rate limited', undefined],
+    ['block range 21000000-21000500: max 1024', undefined],
+  ])('capFromRefusal(%s)', (message, cap) => {
+    expect(capFromRefusal(new Error('RPC Request failed.', { cause: new Error(message) }), 500)).toBe(cap)
   })
 
   test('error: a node that serves 100 blocks and no older ones is refused, never served as the 500-block history', async () => {
