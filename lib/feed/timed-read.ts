@@ -43,9 +43,11 @@ export async function timedRead(p: {
       blockCount: HISTORY_BLOCKS,
       rewardPercentiles: REWARD_PERCENTILES,
       timeoutMs: p.settings.rpcTimeoutMs,
-      // a window older than half MAX_STALE_SECONDS no longer vouches for the head (a regenerated chain or a node
-      // far behind must not be refused forever), and the read that starts afresh comes while it is still served
-      previous: held && startedAt - held.fetchedAt <= p.settings.maxStaleMs / 2 ? held : undefined,
+      // past half MAX_STALE_SECONDS it no longer vouches for the head (a regenerated chain or a node far behind is
+      // not refused for ever), so the read that takes them comes while the last window is still served
+      ...(held && startedAt - held.fetchedAt <= p.settings.maxStaleMs
+        ? { previous: held, ...(startedAt - held.fetchedAt > p.settings.maxStaleMs / 2 ? { previousVouches: false } : {}) }
+        : {}),
       fallbackBlockTimeMs: p.chain.nominalBlockTimeMs ?? 2_000,
       ...(policy.enforceBaseFeeBounds ? { baseFeeBounds: { risePpm: policy.maxBaseFeeRisePpm, fallPpm: policy.maxBaseFeeFallPpm } } : {}),
       ...(p.chain.l1FeeRule ? { l1FeeRule: p.chain.l1FeeRule } : {}),

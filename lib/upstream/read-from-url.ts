@@ -26,6 +26,8 @@ export type ReadFeeWindowParameters = {
   timeoutMs: number
   /** The previous window of this chain, whose interval anchor and head are reused. */
   previous?: FeeWindow
+  /** false: `previous` is too old to refuse a node behind it or a changed history (half MAX_STALE_SECONDS). */
+  previousVouches?: boolean
   /** Used for the interval only when fewer than two blocks exist, ms. */
   fallbackBlockTimeMs: number
   /**
@@ -58,8 +60,6 @@ export const MIN_ANCHOR_DISTANCE = 64
 export const MIN_ANCHOR_SECONDS = 60
 /** A provider that caps eth_feeHistory below the window is paged, in one more batch, at most this many pages. */
 const MAX_PAGES = 20
-/** A head at most this many blocks behind the last read's is read as no new block; further behind, refused. */
-const BEHIND_AS_NO_NEWS = 2
 /** Re-anchor the interval measurement when its anchor is older than this many windows. */
 const ANCHOR_MAX_WINDOWS = 4
 
@@ -92,6 +92,8 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   const client = getRpcClient(url, timeoutMs)
   const known = verifiedChainId(url)
   const prevAnchor = p.previous?.intervalAnchor ?? null
+  // an anchor set at a leap, not yet far back: a failover reads that block again and keeps it where it is the same
+  const youngAnchor = prevAnchor && p.previous && prevAnchor.number > p.previous.oldestBlock ? prevAnchor : null
   // after a failover the anchor is read again from this node (it may serve another chain under the same id)
   const source = p.rpcUrls.indexOf(url)
   const anchorDue =
@@ -108,7 +110,9 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     known === undefined ? client.request({ method: 'eth_chainId' }) : Promise.resolve(undefined),
     getHeader(client, 'latest'),
     feeHistoryWithinCap(client, url, p.blockCount, p.rewardPercentiles),
-    anchorDue && p.previous ? getHeader(client, p.previous.oldestBlock).catch(() => undefined) : Promise.resolve(undefined),
+    anchorDue && p.previous
+      ? getHeader(client, youngAnchor ? youngAnchor.number : p.previous.oldestBlock).catch(() => undefined)
+      : Promise.resolve(undefined),
     cold ? getHeader(client, 'finalized').catch(() => undefined) : Promise.resolve(undefined),
     l1Read && p.previous
       ? readL1FeeParamsProbed(client, { ...l1Read, block: predictedHead(p.previous, Date.now()) })
@@ -146,10 +150,12 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
     l1Probed ? l1FeeParamsAt(client, l1Probed, headNumber) : l1Read ? readL1FeeParams(client, { ...l1Read, block: headNumber }) : undefined,
   ])
   const lineaPricing = p.l1FeeRule === 'linea' && headHeader.extraData ? parseLineaExtraData(headHeader.extraData) : null
-  const move = p.previous ? headMove(p.previous, headNumber, headHeader.timestamp) : 'forward'
+  // a last window too old to vouch for the head: a node behind is taken as a chain started anew
+  const vouches = p.previousVouches !== false
+  const moved = p.previous ? headMove(p.previous, headNumber, headHeader.timestamp, Date.now()) : 'forward'
+  const move = moved === 'behind' && !vouches ? 'restarted' : moved
+  if (p.previous && headNumber < p.previous.headNumber && move === 'forward') return { ...p.previous, fetchedAt: Date.now() }
   if (p.previous && move === 'behind') {
-    // a backend a block or two behind another (a load-balanced RPC): no news, the last window stands
-    if (p.previous.headNumber - headNumber <= BEHIND_AS_NO_NEWS) return { ...p.previous, fetchedAt: Date.now() }
     throw new UpstreamBadResponseError(
       `The upstream node's head went back from ${p.previous.headNumber} to ${headNumber}: the node is behind.`,
     )
@@ -159,7 +165,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   }
   if (p.baseFeeBounds && !legacy) checkBaseFeeBounds(fh, p.baseFeeBounds)
   // a chain that moved to EIP-1559 (a fork) has base fees where the last window had zeros: nothing to compare
-  if (p.previous && move !== 'restarted' && (p.previous.legacy === true) === legacy) checkOverlap(fh, p.previous)
+  if (p.previous && vouches && move !== 'restarted' && (p.previous.legacy === true) === legacy) checkOverlap(fh, p.previous)
 
   const distance = (h: { number: number }) => headNumber - h.number
   const usable = (h: RpcBlockHeader | undefined) =>
@@ -173,7 +179,11 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   let anchor: { number: number; timestamp: number } | null =
     move === 'jumped'
       ? { number: headNumber, timestamp: headHeader.timestamp }
-      : (usable(freshAnchor) ?? usable(finalized) ?? (anchorDue || move === 'restarted' ? null : prevAnchor))
+      : youngAnchor && anchorDue
+        ? freshAnchor?.timestamp === youngAnchor.timestamp && move !== 'restarted'
+          ? youngAnchor
+          : null
+        : (usable(freshAnchor) ?? usable(finalized) ?? (anchorDue || move === 'restarted' ? null : prevAnchor))
   if (anchor === null || anchor.number > headNumber || (anchor.number === headNumber && move !== 'jumped' && anchor !== prevAnchor)) {
     if (fh.oldestBlock < headNumber) {
       const h = await getHeader(client, fh.oldestBlock)

@@ -12,7 +12,7 @@ import type { RpcFeeHistorySchema } from './schemas'
 /** eth_feeHistory's answer, validated. */
 export type FeeHistory = z.output<typeof RpcFeeHistorySchema>
 
-/** A head this far behind the previous one is not a reorg but a broken or lagging node. */
+/** Blocks this far below the previous head are settled: no reorg reaches them (checkOverlap). */
 export const REORG_TOLERANCE_BLOCKS = 64
 
 /** Reward rows are one per block, each empty (no tips) or one value per percentile asked. */
@@ -68,20 +68,26 @@ export function checkOverlap(fh: FeeHistory, previous: FeeWindow): void {
 }
 
 /**
- * How the head moved since the last read (docs/operations.md, "A head lower than the last read"): `behind` (lower,
- * no later: a node behind, refused), `restarted` (lower, later: a chain started anew, taken as it is), `jumped` (more
- * than max(60 s, 10 intervals) a block later: a clock leap, the interval measured anew) or `forward`.
- * @example headMove({ headNumber: 100, headTimestamp: 1000, blockIntervalMs: 2000 }, 101, 4600) // 'jumped'
+ * How the head moved since the last read, `now` ms on this clock (docs/operations.md, "A head lower than the last
+ * read"): `behind` (lower, no later: a node behind), `restarted` (lower, later: a chain started anew), `jumped` (its
+ * timestamps ran over max(60 s, 10 intervals a block) ahead of the wall clock since the last read: a clock leap) or
+ * `forward`. A node no more than max(2 s, 2 intervals) behind is `forward` (no news: a load-balanced RPC's backends).
+ * @example headMove({ headNumber: 100, headTimestamp: 1000, blockIntervalMs: 2000, fetchedAt: 1_000_000 }, 101, 4600, 1_002_000) // 'jumped'
  */
 export function headMove(
-  previous: Pick<FeeWindow, 'headNumber' | 'headTimestamp' | 'blockIntervalMs'>,
+  previous: Pick<FeeWindow, 'headNumber' | 'headTimestamp' | 'blockIntervalMs' | 'fetchedAt'>,
   headNumber: number,
   headTimestamp: number,
+  now: number,
 ): 'forward' | 'behind' | 'restarted' | 'jumped' {
-  if (headNumber < previous.headNumber) return headTimestamp > previous.headTimestamp ? 'restarted' : 'behind'
+  if (headNumber < previous.headNumber) {
+    if (headTimestamp > previous.headTimestamp) return 'restarted'
+    return previous.headTimestamp - headTimestamp <= Math.max(2, (2 * previous.blockIntervalMs) / 1000) ? 'forward' : 'behind'
+  }
   const blocks = headNumber - previous.headNumber
   const limit = Math.max(JUMP_MIN_SECONDS, (10 * blocks * previous.blockIntervalMs) / 1000)
-  return blocks > 0 && headTimestamp - previous.headTimestamp > limit ? 'jumped' : 'forward'
+  const overWallClock = headTimestamp - previous.headTimestamp - Math.max(0, now - previous.fetchedAt) / 1000
+  return blocks > 0 && overWallClock > limit ? 'jumped' : 'forward'
 }
 
 /** Below this (s) a head's advance is never a clock leap: missed slots and halts of a minute are a chain's own pace. */

@@ -129,7 +129,7 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
     expect(result).toBeInstanceOf(UpstreamUnavailableError)
   })
 
-  test('error: a head that went back more than 64 blocks (a broken node or a deep reorg) is refused', async () => {
+  test('error: a head that went back 70 blocks to an older timestamp (a node behind) is refused', async () => {
     const s = await fake()
     const before = await read([s.url])
     s.mode = 'reorg'
@@ -158,20 +158,47 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
     }
   })
 
-  test('error: a lower head that is no later (a node behind the last one read) is refused; 1 or 2 blocks behind is no news', async () => {
+  test('error: a lower head that is no later (a node behind the last one read) is refused, unless within max(2 s, 2 intervals)', async () => {
     const s = await fake()
     const first = await read([s.url])
-    for (const ahead of [1, 2]) {
-      const newer = { ...first, headNumber: first.headNumber + ahead, headTimestamp: first.headTimestamp + ahead * 12, fetchedAt: 0 }
+    // no news: 1 or 2 blocks of 12 s behind; on 250-ms blocks, 4 blocks with the same timestamp or 1 s older
+    const noNews = [
+      { ahead: 1, seconds: 12, intervalMs: 12_000 },
+      { ahead: 2, seconds: 24, intervalMs: 12_000 },
+      { ahead: 4, seconds: 0, intervalMs: 250 },
+      { ahead: 4, seconds: 1, intervalMs: 250 },
+    ]
+    for (const { ahead, seconds, intervalMs } of noNews) {
+      const newer = {
+        ...first,
+        headNumber: first.headNumber + ahead,
+        headTimestamp: first.headTimestamp + seconds,
+        blockIntervalMs: intervalMs,
+        fetchedAt: 0,
+      }
       const w = await read([s.url], { previous: newer })
       expect(w).toEqual({ ...newer, fetchedAt: w.fetchedAt })
       expect(w.fetchedAt).toBeGreaterThan(0)
     }
-    for (const ahead of [3, 10, 100]) {
-      const newer = { ...first, headNumber: first.headNumber + ahead, headTimestamp: first.headTimestamp + ahead * 12 }
+    const behind = [
+      { ahead: 3, seconds: 36, intervalMs: 12_000 },
+      { ahead: 100, seconds: 1_200, intervalMs: 12_000 },
+      { ahead: 12, seconds: 3, intervalMs: 250 },
+    ]
+    for (const { ahead, seconds, intervalMs } of behind) {
+      const newer = {
+        ...first,
+        headNumber: first.headNumber + ahead,
+        headTimestamp: first.headTimestamp + seconds,
+        blockIntervalMs: intervalMs,
+      }
       const err = await read([s.url], { previous: newer }).catch((e) => e)
       expect(err).toBeInstanceOf(UpstreamBadResponseError)
       expect(err.message).toMatch(new RegExp(`went back from ${newer.headNumber} to ${first.headNumber}: the node is behind`))
+      // a last window too old to vouch for the head: the node's window is taken, measured anew
+      const taken = await read([s.url], { previous: newer, previousVouches: false })
+      expect(taken.headNumber).toBe(first.headNumber)
+      expect(taken.blockIntervalMs).toBe(12_000)
     }
   })
 
@@ -196,6 +223,18 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
     // a slower pace without a leap (9 blocks in 110 s) is measured, not a leap
     const slow = await read([s.url], { previous: { ...first, headNumber: first.headNumber - 9, headTimestamp: first.headTimestamp - 110 } })
     expect(slow.intervalAnchor).toEqual(anchor)
+    // an hour without a block that the wall clock saw pass too (a chain idle without transactions) is no leap
+    const idle = { ...beforeLeap, fetchedAt: Date.now() - 3_600_000 }
+    expect((await read([s.url], { previous: idle })).intervalAnchor).toEqual(idle.intervalAnchor)
+    // a failover while the leap's anchor is young reads that block again: the same block keeps it, another does not
+    const [a, b] = [s, await fake()]
+    const fromA = { ...w, blockIntervalMs: 12_345, source: 0 }
+    a.mode = 'http500'
+    const kept = await read([a.url, b.url], { previous: fromA })
+    expect([kept.source, kept.intervalAnchor, kept.blockIntervalMs]).toEqual([1, w.intervalAnchor, 12_345])
+    const other = { ...fromA, intervalAnchor: { ...w.intervalAnchor!, timestamp: w.intervalAnchor!.timestamp - 5 } }
+    const anew = await read([a.url, b.url], { previous: other })
+    expect([anew.intervalAnchor?.number, anew.blockIntervalMs]).toEqual([anew.oldestBlock, 12_000])
   })
 
   test('behavior: after a failover to another URL the anchor is read again from that node', async () => {
