@@ -15,7 +15,7 @@ export function capFromRefusal(err: unknown, asked: number): number | undefined 
     texts.push(e.message, String((e as { details?: unknown }).details ?? ''))
   const text = texts.join(' ')
   if (!/block|range|count|max|limit|exceed/i.test(text)) return undefined
-  const below = [...text.matchAll(/(?<![\w.-])\d{1,7}(?![\w.])/g)].map((m) => Number(m[0])).filter((n) => n >= 1 && n < asked)
+  const below = [...text.matchAll(/(?<![\w.-])\d{1,7}(?!\w|\.\d)/g)].map((m) => Number(m[0])).filter((n) => n >= 1 && n < asked)
   return below.length ? Math.max(...below) : undefined
 }
 

@@ -375,6 +375,8 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
 
   test.each([
     ['block count 500 exceeds the maximum of 100', 100],
+    ['Block count exceeds the maximum of 100.', 100],
+    ['too many blocks: 500 > 1.5e2', undefined],
     ['requested range 0x1f4 too large, max blocks: 128', 128],
     ['daily request count exceeded, request rate limited', undefined],
     ['block range 21000000-21000500: max 1024', undefined],
