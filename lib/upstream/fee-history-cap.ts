@@ -6,18 +6,20 @@ import { processSingleton } from '../runtime/process-singleton'
 const caps = processSingleton('fee-history-caps', () => new Map<string, number>())
 
 /**
- * The cap a refusal names: the largest whole number in its messages under `asked`, when they speak of blocks or limits.
- * @example capFromRefusal(new Error('block count 500 exceeds the maximum of 100'), 500) // 100
+ * The cap a node's JSON-RPC refusal names (its error's `details`, never a transport error's text, which holds the
+ * request): the largest whole number in it under `asked`, when it speaks of blocks or limits.
+ * @example capFromRefusal(Object.assign(new Error('RPC error'), { code: -32602, details: 'block count 500 exceeds the maximum of 100' }), 500) // 100
  */
 export function capFromRefusal(err: unknown, asked: number): number | undefined {
-  const texts: string[] = []
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
-    texts.push(e.message, String((e as { details?: unknown }).details ?? ''))
-  const text = texts.join(' ')
-  if (!/block|range|count|max|limit|exceed/i.test(text)) return undefined
-  const below = [...text.matchAll(/(?<![\w.-])\d{1,7}(?!\w|\.\d)/g)].map((m) => Number(m[0])).filter((n) => n >= 1 && n < asked)
+  let e: unknown = err
+  for (let depth = 0; e instanceof Error && depth < 5 && !isRpcRefusal(e); depth++) e = e.cause
+  if (!isRpcRefusal(e) || !/block|range|count|max|limit|exceed/i.test(e.details)) return undefined
+  const below = [...e.details.matchAll(/(?<![\w.-])\d{1,7}(?!\w|\.\d)/g)].map((m) => Number(m[0])).filter((n) => n >= 1 && n < asked)
   return below.length ? Math.max(...below) : undefined
 }
+
+const isRpcRefusal = (e: unknown): e is Error & { code: number; details: string } =>
+  e instanceof Error && typeof (e as { code?: unknown }).code === 'number' && typeof (e as { details?: unknown }).details === 'string'
 
 /** eth_feeHistory of the newest `blockCount` blocks, or of as many as this URL's learned cap allows. */
 export async function feeHistoryWithinCap(

@@ -376,12 +376,25 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
   test.each([
     ['block count 500 exceeds the maximum of 100', 100],
     ['Block count exceeds the maximum of 100.', 100],
-    ['too many blocks: 500 > 1.5e2', undefined],
     ['requested range 0x1f4 too large, max blocks: 128', 128],
+    ['too many blocks: 500 > 1.5e2', undefined],
     ['daily request count exceeded, request rate limited', undefined],
     ['block range 21000000-21000500: max 1024', undefined],
-  ])('capFromRefusal(%s)', (message, cap) => {
-    expect(capFromRefusal(new Error('RPC Request failed.', { cause: new Error(message) }), 500)).toBe(cap)
+  ])('capFromRefusal: a node refusing with %s', (details, cap) => {
+    const refusal = Object.assign(new Error('Invalid parameters were provided to the RPC method.'), { code: -32602, details })
+    expect(capFromRefusal(new Error('RPC Request failed.', { cause: refusal }), 500)).toBe(cap)
+  })
+
+  test('capFromRefusal: a transport error (its text holds the request: blocks, percentiles) names no cap', () => {
+    const body =
+      '{"method":"eth_getBlockByNumber","params":["latest",false]},{"method":"eth_feeHistory","params":["0x1f4","latest",[0,1,5,10,50,100]]}'
+    for (const err of [
+      Object.assign(new Error(`HTTP request failed. Status: 500 URL: http://127.0.0.1:38000 Request body: ${body}`), {
+        details: 'Internal Server Error',
+      }),
+      new Error(`The request took too long to respond. Request body: ${body}`),
+    ])
+      expect(capFromRefusal(err, 500)).toBeUndefined()
   })
 
   test('error: a node that serves 100 blocks and no older ones is refused, never served as the 500-block history', async () => {
