@@ -14,14 +14,16 @@ import { suggestionsFor } from './replacement'
 
 /**
  * The big-block lane's suggestions (wei) and the window as that lane sees it: its next base fee the next big
- * block's (eth_bigBlockGasPrice), so the likely fee is priced there; once per window.
+ * block's (eth_bigBlockGasPrice), so the likely fee is priced there, and its gas limit a big block's (the head may
+ * be a small block); once per window.
  */
 const bigLaneFor = perWindow('big-lane-costs', (window: FeeWindow, policy: ChainFeePolicy) => {
   const levels = bigLaneLevels(window, policy)
   const next = BigInt(window.chainReads!.bigBlockGasPrice!)
   const at = (u: Urgency): LevelSuggestion => ({ fees: levels[u], gasPrice: next + levels[u].maxPriorityFeePerGas })
+  const gasLimit = policy.rules?.bigBlockLane?.gasLimit
   return {
-    window: { ...window, nextBaseFeePerGas: next.toString() },
+    window: { ...window, nextBaseFeePerGas: next.toString(), ...(gasLimit ? { headGasLimit: gasLimit.toString() } : {}) },
     suggestions: { low: at('low'), medium: at('medium'), high: at('high') },
   }
 })

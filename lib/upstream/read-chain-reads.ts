@@ -7,7 +7,7 @@ import type { ChainReads } from '../core/types'
  * The values a chain's rules read beside its window (chainReadsOf: Sei's eth_gasPrice, HyperEVM's
  * eth_bigBlockGasPrice), asked with the window's own calls so that they leave in its JSON-RPC batch. Neither takes
  * a block: they are the node's view at the head it serves. Never throws: a call that fails or answers no quantity
- * leaves its field out (the rule it feeds is then not applied, or the lane it prices answers 502).
+ * leaves its field out (a missing eth_gasPrice then fails the read: ./read-from-url.ts; the big lane answers 502).
  * @example readChainReads(client, ['eth_gasPrice']) // { gasPrice: '1100000000' }
  */
 export async function readChainReads(client: Client, reads: readonly ChainRead[]): Promise<ChainReads | undefined> {

@@ -154,6 +154,18 @@ describe('Monad (143)', () => {
     })
   })
 
+  test("behavior: legacy prices (gasPrices, Blocknative's price) are the next base fee one block on (×1.03636, the head's repeated) plus the tip", async () => {
+    await atBlocks(143, 'gasPrices', (body) => {
+      const next = grown(100n * GWEI, 36_360n)
+      expect(g(body.SafeGasPrice) > next && g(body.FastGasPrice) >= g(body.SafeGasPrice)).toBe(true)
+    })
+    const res = await get(143, 'gasprices/blockprices?chainid=143')
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const prices = (res.body.blockPrices as { estimatedPrices: { price: number; maxPriorityFeePerGas: number }[] }[])[0]!
+    const next = Number(grown(100n * GWEI, 36_360n)) / 1e9
+    for (const p of prices.estimatedPrices) expect(p.price).toBeCloseTo(next + p.maxPriorityFeePerGas, 6)
+  })
+
   test('behavior: transactionCost says the gas limit is charged; fee is that gas at the likely price', async () => {
     await atBlocks(143, 'transactionCost?gas=50000', (body) => {
       expect(body.gasCharged).toBe('limit')
@@ -172,6 +184,21 @@ describe('Sonic (146)', () => {
       const next = g(body.estimatedBaseFee)
       for (const level of LEVELS) expect(maxFeeOf(body[level]!) - tipOf(body[level]!)).toBe((next * 110n + 99n) / 100n)
     })
+  })
+
+  test('behavior: a legacy price is a fee cap too: 1.10 × the base fee plus the tip (its pool refuses under 1.05 ×)', async () => {
+    const [fees, prices] = await eventually(async () => {
+      const [a, b] = await Promise.all([get(146, 'suggestedGasFees'), get(146, 'gasPrices')])
+      return a.headers.get('x-block-number') === b.headers.get('x-block-number') ? [a, b] : undefined
+    }, 'suggestedGasFees and gasPrices of one block')
+    const next = g(fees.body.estimatedBaseFee)
+    for (const [level, key] of [
+      ['low', 'SafeGasPrice'],
+      ['medium', 'ProposeGasPrice'],
+      ['high', 'FastGasPrice'],
+    ] as const) {
+      expect(g(prices.body[key])).toBe((next * 110n + 99n) / 100n + tipOf(fees.body[level]!))
+    }
   })
 })
 
@@ -217,6 +244,15 @@ describe('HyperEVM (999)', () => {
     }
     const calls = nodes.hyper!.calls
     expect(calls.filter((m) => m === 'eth_bigBlockGasPrice').length).toBe(calls.filter((m) => m === 'eth_feeHistory').length)
+  })
+
+  test("behavior: a big-lane transaction may use a big block's 30M gas; the small lane stops at the head's 2M", async () => {
+    expect((await get(999, 'transactionCost?gas=5000000&lane=big')).status).toBe(200)
+    for (const path of ['transactionCost?gas=5000000', 'transactionCost?gas=30000001&lane=big']) {
+      const res = await get(999, path)
+      expect(res.status).toBe(400)
+      expect(String(res.body.message)).toMatch(/'gas'/)
+    }
   })
 
   test.each([

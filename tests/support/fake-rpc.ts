@@ -69,6 +69,8 @@ export type FakeShape = {
   blobFieldsOnlyAtHead?: boolean
   /** Every block's gas limit (default 30M). */
   gasLimit?: number
+  /** What eth_gasPrice answers (wei); absent: the method does not exist. */
+  gasPrice?: bigint
   /**
    * OP-stack predeploys answered through eth_call as the deployed contracts of `fork` answer: the
    * GasPriceOracle (0x420…0F) and L1Block (0x420…15) getters that exist in that fork, a revert for
@@ -176,6 +178,7 @@ export async function startFakeRpc(
     if (method === 'eth_chainId') return hex(mode === 'wrong-chain' ? opts.chainId + 1 : opts.chainId)
     if (method === 'eth_blockNumber') return hex(head.number)
     if (method === 'eth_call') return predeployCall(opts, params[0] as { to?: string; data?: string })
+    if (method === 'eth_gasPrice' && opts.gasPrice !== undefined) return hex(opts.gasPrice)
     if (method === 'eth_getBlockByNumber') {
       const tag = params[0] as string
       if (tag === 'finalized' && mode === 'no-finalized') throw Object.assign(new Error('unknown block tag'), { code: -32602 })

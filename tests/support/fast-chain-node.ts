@@ -30,6 +30,8 @@ export type FastChain = {
   finalizedDepth?: number
   /** The chain takes blobs (BSC): headers and eth_feeHistory carry the blob fields, blob base fee 1 wei, no blobs. */
   blobs?: boolean
+  /** Every block's gas limit (default 30M). */
+  gasLimit?: number
 }
 
 export type FastChainNode = {
@@ -65,8 +67,8 @@ export async function startFastChainNode(chain: FastChain): Promise<FastChainNod
       hash: `0x${n.toString(16).padStart(64, '0')}`,
       timestamp: hex(timestampOf(n)),
       baseFeePerGas: hex(b.baseFee),
-      gasLimit: hex(30_000_000),
-      gasUsed: hex(Math.round(b.gasUsedRatio * 30_000_000)),
+      gasLimit: hex(chain.gasLimit ?? 30_000_000),
+      gasUsed: hex(Math.round(b.gasUsedRatio * (chain.gasLimit ?? 30_000_000))),
       extraData: '0x',
       ...(chain.blobs ? { excessBlobGas: '0x0', blobGasUsed: '0x0' } : {}),
       transactions: b.tips.map((_, i) => `0x${(n * 1000 + i).toString(16).padStart(64, '0')}`),

@@ -59,10 +59,12 @@ export const chains: Record<string, FastChain> = {
     block: flat(GWEI, [10n * MWEI]),
     methods: { eth_gasPrice: () => SEI_GAS_PRICE },
   },
+  // small blocks of 2M gas at the head (the big ones hold 30M)
   hyper: {
     chainId: 999,
     startHead: 20_000_000,
     intervalMs: 1_000,
+    gasLimit: 2_000_000,
     block: flat(GWEI / 10n, [GWEI]),
     methods: { eth_bigBlockGasPrice: () => HYPER_BIG_PRICE },
   },

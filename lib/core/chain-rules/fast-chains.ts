@@ -20,8 +20,8 @@ export type ChainRules = {
   baseFeeTimeConstantS?: number
   /** eth_gasPrice, read with the window, floors every level's max fee. */
   maxFeeFloorFromGasPrice?: true
-  /** A second lane priced by eth_bigBlockGasPrice (read with the window), its blocks this far apart, ms. */
-  bigBlockLane?: { intervalMs: number }
+  /** A second lane priced by eth_bigBlockGasPrice (read with the window): its blocks this far apart (ms), their gas limit. */
+  bigBlockLane?: { intervalMs: number; gasLimit: bigint }
   /** ArbOwnerPublic.getCollectTips() (tips 0 unless true) and ArbGasInfo.getMinimumGasPrice() (the max fee's floor), read with the L1 fee. */
   arbOsTipsAndFloor?: true
   /** The chain charges the gas limit, not the gas used: transactionCost's gas is the limit the wallet signs. */
@@ -111,7 +111,8 @@ export const hyperEvm: ChainFeePolicy = {
   ...paidTips,
   ignoresTips: true,
   ...ASSUMED,
-  rules: { bigBlockLane: { intervalMs: 60_000 } },
+  // the same page: big blocks hold 30M gas (small ones 2M), so one big-lane transaction may use up to 30M
+  rules: { bigBlockLane: { intervalMs: 60_000, gasLimit: 30_000_000n } },
 }
 
 export const megaEth: ChainFeePolicy = {

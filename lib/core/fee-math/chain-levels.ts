@@ -6,7 +6,7 @@ import { confidencePrices, type ConfidencePrice } from './confidence'
 import { estimateLevels, IGNORE_TIP_WEI } from './estimator'
 import { pieceLevels } from './flashblocks'
 import { toFeeData } from './fee-data'
-import { gasPricesFromLevels, type LevelGasPrices } from './gas-prices'
+import type { LevelGasPrices } from './gas-prices'
 import { maxOf } from './statistics'
 import { windowPolicy } from './window-policy'
 
@@ -104,14 +104,23 @@ export function piecedLevels(window: FeeWindow, policy: ChainFeePolicy): (p?: Pe
   }
 }
 
-/** The levels' legacy gas prices (next base fee + tip), none below the rules' max-fee floor (Sei's eth_gasPrice). */
-export function windowGasPrices(window: FeeWindow, policy: ChainFeePolicy, levels: Record<Urgency, LevelEstimate>): LevelGasPrices {
-  const prices = gasPricesFromLevels(BigInt(window.nextBaseFeePerGas), levels)
-  const floor = levelRulesOf(window, windowPolicy(policy, window))?.maxFeeFloor ?? 0n
-  return { low: maxOf(prices.low, floor), medium: maxOf(prices.medium, floor), high: maxOf(prices.high, floor) }
+/** A legacy price (its fee cap and tip at once), wei: the next base fee grown and floored as a cap is, plus the tip, floored. */
+export function legacyPriceOf(next: bigint, tip: bigint, r: LevelRules | null): bigint {
+  if (!r) return next + tip
+  if (r.zeroBaseFee) return maxOf(tip, r.maxFeeFloor)
+  const grown = r.capGrowthPpm > 0n ? mulDivCeil(next, PPM + r.capGrowthPpm, PPM) : next
+  return maxOf(maxOf(grown, r.capFloor) + tip, r.maxFeeFloor)
 }
 
-/** Blocknative's confidence ladder (./confidence.ts) of a window under the same rules; `price` stays next base fee + tip, floored. */
+/** The levels' legacy gas prices (legacyPriceOf each level's tip). */
+export function windowGasPrices(window: FeeWindow, policy: ChainFeePolicy, levels: Record<Urgency, LevelEstimate>): LevelGasPrices {
+  const rules = levelRulesOf(window, windowPolicy(policy, window))
+  const next = BigInt(window.nextBaseFeePerGas)
+  const price = (u: Urgency) => legacyPriceOf(next, levels[u].maxPriorityFeePerGas, rules)
+  return { low: price('low'), medium: price('medium'), high: price('high') }
+}
+
+/** Blocknative's confidence ladder (./confidence.ts) of a window under the same rules; `price` the legacy price of its tip (legacyPriceOf). */
 export function windowConfidencePrices(window: FeeWindow, policy: ChainFeePolicy, confidences: readonly number[]): ConfidencePrice[] {
   const live = windowPolicy(policy, window)
   const data = toFeeData(window)
@@ -120,7 +129,7 @@ export function windowConfidencePrices(window: FeeWindow, policy: ChainFeePolicy
   if (!rules) return ladder
   return ladder.map((p) => {
     const ruled = applyLevelRules(p, rules)
-    return { ...ruled, price: maxOf(data.nextBaseFee + ruled.maxPriorityFeePerGas, rules.maxFeeFloor) }
+    return { ...ruled, price: legacyPriceOf(data.nextBaseFee, ruled.maxPriorityFeePerGas, rules) }
   })
 }
 

@@ -336,6 +336,16 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
     )
   })
 
+  test("error: Sei's eth_gasPrice (every fee's floor) read with the window; a node that does not answer it fails the read", async () => {
+    const priced = await fake('ok', { gasPrice: 3_000_000_000n })
+    expect((await read([priced.url], { chainReads: ['eth_gasPrice'] })).chainReads).toEqual({ gasPrice: '3000000000' })
+    const without = await fake()
+    await expect(read([without.url], { chainReads: ['eth_gasPrice'] })).rejects.toThrow(UpstreamBadResponseError)
+    await expect(read([without.url], { chainReads: ['eth_gasPrice'] })).rejects.toThrow(/eth_gasPrice/)
+    // HyperEVM's big-lane price alone: the read stands without it (that lane answers 502)
+    expect((await read([without.url], { chainReads: ['eth_bigBlockGasPrice'] })).chainReads).toEqual({})
+  })
+
   test('error: nothing listening gives UpstreamUnavailableError', async () => {
     const err = await read(['http://127.0.0.1:9']).catch((e) => e)
     expect(err).toBeInstanceOf(UpstreamUnavailableError)

@@ -112,6 +112,20 @@ describe('Monad (143): its own base-fee rule, 100 gwei minimum, the head repeate
     for (const u of LEVELS) expect(levels[u].maxFeePerGas - levels[u].maxPriorityFeePerGas >= 100n * GWEI).toBe(true)
   })
 
+  test.each([
+    ['at the minimum', 100n * GWEI, (100n * GWEI * 1_036_360n + 999_999n) / 1_000_000n],
+    ['reported under the minimum (no base fee under 100 gwei)', 50n * GWEI, 100n * GWEI],
+  ])(
+    "behavior: a legacy price (gasPrices, Blocknative's price), the head's base fee %s: one block's rise on, plus the tip",
+    (_, baseFee, floor) => {
+      const window = windowOf(143, baseFee, GWEI / 2n, 300)
+      const levels = windowLevels(window, policy)
+      const prices = windowGasPrices(window, policy, levels)
+      for (const u of LEVELS) expect(prices[u]).toBe(floor + levels[u].maxPriorityFeePerGas)
+      for (const p of windowConfidencePrices(window, policy, [70, 99])) expect(p.price).toBe(floor + p.maxPriorityFeePerGas)
+    },
+  )
+
   test('default: transactionCost says the gas limit is charged', () => {
     const window = windowOf(143, 100n * GWEI, GWEI / 2n, 300)
     const cost = transactionCost(window, levelSuggestions(window, policy), { gas: 50_000n }, { chargesGasLimit: true })
@@ -135,6 +149,14 @@ describe('Sonic (146): max fee ≥ 1.10 × the base fee; the base fee moves per 
     const levels = windowLevels(windowOf(146, 50n * GWEI, 1n, 630), chainFeePolicy(146))
     for (const u of LEVELS) expect(levels[u].maxFeePerGas - levels[u].maxPriorityFeePerGas >= 55n * GWEI).toBe(true)
   })
+
+  test('behavior: a legacy price is a fee cap too (the pool refuses one under 1.05 × the base fee): 1.10 × it plus the tip', () => {
+    const window = windowOf(146, 50n * GWEI, 1n, 630)
+    const levels = windowLevels(window, chainFeePolicy(146))
+    const prices = windowGasPrices(window, chainFeePolicy(146), levels)
+    for (const u of LEVELS) expect(prices[u]).toBe(55n * GWEI + levels[u].maxPriorityFeePerGas)
+    for (const p of windowConfidencePrices(window, chainFeePolicy(146), [70, 99])) expect(p.price).toBe(55n * GWEI + p.maxPriorityFeePerGas)
+  })
 })
 
 describe('Sei (1329): the max fee floored at eth_gasPrice', () => {
@@ -150,7 +172,7 @@ describe('Sei (1329): the max fee floored at eth_gasPrice', () => {
     for (const u of LEVELS) expect(prices[u] >= gasPrice).toBe(true)
   })
 
-  test('behavior: without the read (the node did not answer) the levels are the estimator’s', () => {
+  test('behavior: a window without the read (a node without it fails the read itself: read-from-url) has no floor', () => {
     const window = windowOf(1329, GWEI, GWEI / 100n, 400)
     expect(windowLevels(window, chainFeePolicy(1329))).toEqual(estimateLevels(toFeeData(window), chainFeePolicy(1329)))
   })
