@@ -25,6 +25,9 @@ export type ChainPart = { chainId: number; meta: ReportMeta } | { chainId: numbe
  * any chain is; and each chain's own in `x-chain-freshness`, in the body's order, as an RFC 8941 list:
  * `1;block=21000000;age=3;interval=12000;stale=?0, 42161;status=503`.
  */
+/** A chain id as an RFC 8941 item: an Integer has at most 15 digits, so a longer id (up to 2^53 − 1) is a String. */
+const idItem = (id: number) => (id <= 999_999_999_999_999 ? String(id) : `"${id}"`)
+
 export function multiChainFreshnessHeaders(parts: ChainPart[], now = Date.now()): Record<string, string> {
   let maxAge = Number.POSITIVE_INFINITY
   let age = 0
@@ -33,14 +36,14 @@ export function multiChainFreshnessHeaders(parts: ChainPart[], now = Date.now())
   const each = parts.map((part) => {
     if (!('meta' in part)) {
       failed = true
-      return `${part.chainId};status=${part.status}`
+      return `${idItem(part.chainId)};status=${part.status}`
     }
     const { meta } = part
     const own = Math.max(0, Math.floor((now - meta.fetchedAt) / 1000))
     age = Math.max(age, own)
     maxAge = Math.min(maxAge, Math.max(0, Math.floor((meta.freshUntil - now) / 1000)))
     stale ||= meta.stale
-    return `${meta.chainId};block=${meta.blockNumber};age=${own};interval=${meta.blockIntervalMs};stale=?${meta.stale ? 1 : 0}`
+    return `${idItem(meta.chainId)};block=${meta.blockNumber};age=${own};interval=${meta.blockIntervalMs};stale=?${meta.stale ? 1 : 0}`
   })
   const headers: Record<string, string> = {
     age: String(age),

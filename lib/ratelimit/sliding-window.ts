@@ -37,7 +37,7 @@ export function slidingDecision(policy: RateLimitPolicy, { previous, current, el
     return { allowed: true, policy, remaining: Math.floor(policy.limit - estimate), resetSeconds: Math.max(1, Math.ceil(left / 1000)) }
   }
   // refused (and not counted): when would the same request fit? (one costing more than the limit never does:
-  // it is told two windows, the longest any request waits)
+  // it is told the rest of this window and the next, the longest any request waits)
   const accepted = current - cost
   let waitMs: number
   if (cost > policy.limit) waitMs = left + windowMs

@@ -5,6 +5,7 @@
  * no address at all. Edge-safe to import; installPeerStamp runs in Node.js only.
  */
 import { processSingleton } from './process-singleton'
+import { answerClientError, refuseConnect, refuseUpgrade } from './raw-refusals'
 
 /** The request header the stamp is written to (replaced on every request; the gate removes it before the handlers). */
 export const PEER_HEADER = 'x-gas-api-peer'
@@ -17,12 +18,14 @@ type ServerLike = {
   prependListener(event: 'upgrade', listener: (req: RequestLike) => void): unknown
   removeAllListeners(event: 'request' | 'upgrade'): unknown
   removeListener(event: 'request', listener: RequestHandler): unknown
-  on(event: 'upgrade', listener: (req: RequestLike, socket: SocketLike) => void): unknown
+  on(event: 'upgrade' | 'connect', listener: (req: RequestLike, socket: SocketLike) => void): unknown
+  on(event: 'clientError', listener: (err: Error, socket: SocketLike) => void): unknown
+  removeAllListeners(event: 'clientError' | 'connect'): unknown
   on(event: 'request', listener: RequestHandler): unknown
   on(event: 'newListener', listener: (event: string | symbol, listener: RequestHandler) => void): unknown
   listening?: boolean
 }
-type SocketLike = { end(data: string): void; destroySoon?: () => void }
+type SocketLike = { end(data: string): void; destroy(): void }
 type ResponseLike = { writeHead(status: number, headers: Record<string, string | number>): unknown; end(body: string): unknown }
 
 /**
@@ -62,17 +65,26 @@ function stampedHandler(handlers: RequestHandler[]): RequestHandler {
       if (method === 'OPTIONS' && req.url === '*') return answer(res, 204, null, ALLOW)
       return answer(res, 400, { statusCode: 400, error: 'Bad Request', message: 'The request target is not a path.' })
     }
+    if (hasProtoParameter(req.url))
+      return answer(res, 400, {
+        statusCode: 400,
+        error: 'Bad Request',
+        message: "Query parameter '__proto__' is not taken by any endpoint.",
+      })
     for (const handle of handlers) handle.call(this, req, res)
   }
 }
 
-const UPGRADE_REFUSED = JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'This service does not upgrade connections.' })
-
-/** Answers an upgrade request 400 (JSON, as every refusal) and closes its connection. */
-function refuseUpgrade(_req: RequestLike, socket: SocketLike): void {
-  socket.end(
-    `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${UPGRADE_REFUSED.length}\r\nconnection: close\r\n\r\n${UPGRADE_REFUSED}`,
-  )
+/** Whether a request target's query names `__proto__` (encoded or not), which Next's rebuilt query drops unseen. */
+export function hasProtoParameter(url: string): boolean {
+  const q = url.indexOf('?')
+  if (q < 0) return false
+  const hash = url.indexOf('#', q)
+  try {
+    return new URLSearchParams(url.slice(q + 1, hash < 0 ? undefined : hash)).has('__proto__')
+  } catch {
+    return false
+  }
 }
 
 /** Writes the stamp on one request (the listener's body), and takes the slash redirects off a key's path (keyPathUrl). */
@@ -145,6 +157,10 @@ export function installPeerStamp(): number {
       server.removeAllListeners('upgrade')
       server.on('upgrade', refuseUpgrade)
     } else server.prependListener('upgrade', stampPeer)
+    server.removeAllListeners('connect')
+    server.on('connect', refuseConnect)
+    server.removeAllListeners('clientError')
+    server.on('clientError', answerClientError)
     server[STAMPED] = true
     state.servers++
   }

@@ -159,6 +159,12 @@ describe('404 and 405', () => {
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
   })
 
+  test("error: a '__proto__' query parameter, which Next would drop unseen, is a JSON 400 (a multi-chain call would answer every chain)", async () => {
+    for (const target of ['/v1/suggestedGasFees?__proto__=1', `/v1/suggestedGasFees?chainIds=${ctx().chains.live}&%5F%5Fproto%5F%5F=x`]) {
+      expectError((await raw('GET', target)) as Awaited<ReturnType<typeof api>>, 400, /'__proto__'/)
+    }
+  })
+
   test('behavior: request targets that are no path: an absolute URL (a proxy’s) is its path; `*` is 204 to OPTIONS, else a JSON 400', async () => {
     // an absolute-form target answers as its path, wherever its host points (Next would redirect to it)
     const absolute = await raw('GET', `http://evil.example/networks/${ctx().chains.live}/busyThreshold`)

@@ -135,7 +135,7 @@ const HEADERS: Record<string, Json> = {
   },
   'X-Chain-Freshness': {
     description:
-      "A multi-chain answer's chains, in its order, as an RFC 8941 list: `<chainId>;block=<n>;age=<s>;interval=<ms>;stale=?0|?1`, or `<chainId>;status=<code>` for a chain that answered an error.",
+      "A multi-chain answer's chains, in its order, as an RFC 8941 list: `<chainId>;block=<n>;age=<s>;interval=<ms>;stale=?0|?1`, or `<chainId>;status=<code>` for a chain that answered an error; an id of more than 15 digits is a quoted String.",
     schema: { type: 'string' },
   },
   Warning: { description: 'Only on stale data: `110 - "Response is Stale"`.', schema: { type: 'string' } },

@@ -48,6 +48,17 @@ describe('multiChainFreshnessHeaders', () => {
     expect(h['cache-control']).toBe('no-store')
     expect(h['x-chain-freshness']).toBe('1;block=21;age=0;interval=12000;stale=?0, 56;status=400')
   })
+
+  test('behavior: an id past RFC 8941 Integers (15 digits) is a String; 15 digits are an Integer', () => {
+    const h = multiChainFreshnessHeaders(
+      [
+        { chainId: 999_999_999_999_999, status: 400 },
+        { chainId: 2 ** 53 - 1, status: 400 },
+      ],
+      NOW,
+    )
+    expect(h['x-chain-freshness']).toBe('999999999999999;status=400, "9007199254740991";status=400')
+  })
 })
 
 describe('withChainId', () => {

@@ -1,6 +1,7 @@
 // The stamp in front of a listening HTTP server's request listeners, on a real server on loopback: what Next would
 // throw as a bare 500 is answered there, the rest goes on to the listeners (one added later too), stamped.
 import { createServer, request, type IncomingMessage, type Server } from 'node:http'
+import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { installPeerStamp, PEER_HEADER, stampedPeer } from '@/lib/runtime/peer-stamp'
 
@@ -21,6 +22,20 @@ function send(method: string, path: string): Promise<{ status: number; headers: 
     })
     req.on('error', reject)
     req.end()
+  })
+}
+
+/** Raw bytes on a new connection; the status line and the JSON body of what came back before it closed. */
+function sendRaw(bytes: string): Promise<{ statusLine: string; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes))
+    let text = ''
+    socket.on('data', (d) => (text += String(d)))
+    socket.on('error', reject)
+    socket.on('close', () => {
+      const split = text.indexOf('\r\n\r\n')
+      resolve({ statusLine: text.slice(0, text.indexOf('\r\n')), body: split < 0 ? null : JSON.parse(text.slice(split + 4)) })
+    })
   })
 }
 
@@ -57,6 +72,33 @@ describe('the peer stamp on a listening server', () => {
     expect(res.headers.allow).toBe('GET, HEAD, OPTIONS')
     expect(JSON.parse(res.body)).toEqual({ statusCode: 405, error: 'Method Not Allowed', message: 'The method TRACE is not allowed here.' })
     expect([seen.length, late.length]).toEqual(before)
+  })
+
+  test.each(['/v1/suggestedGasFees?__proto__=1', '/v1/stream?chainIds=1&%5F%5Fproto%5F%5F=x', '/networks/1/gasPrices?__proto__'])(
+    "error: %s: a JSON 400 naming '__proto__' (Next would drop the parameter unseen), in front of the listeners",
+    async (path) => {
+      const before = [seen.length, late.length]
+      const res = await send('GET', path)
+      expect(res.status).toBe(400)
+      expect(JSON.parse(res.body)).toMatchObject({ statusCode: 400, message: expect.stringMatching(/'__proto__'/) })
+      expect([seen.length, late.length]).toEqual(before)
+    },
+  )
+
+  test.each([
+    ['CONNECT', 'CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: x\r\n\r\n', 'HTTP/1.1 405 Method Not Allowed', /CONNECT/],
+    ['a method HTTP does not know', 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', 'HTTP/1.1 400 Bad Request', /method/],
+    ['raw bytes that are no URL', 'GET /v1/x?chainIds=\u00ff HTTP/1.1\r\nHost: x\r\n\r\n', 'HTTP/1.1 400 Bad Request', /not valid HTTP/],
+    [
+      'a request line past the header limit',
+      `GET /?${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      'HTTP/1.1 431 Request Header Fields Too Large',
+      /too large/,
+    ],
+  ])('error: %s is answered with a JSON body (Node alone sends none, or closes)', async (_, bytes, statusLine, message) => {
+    const res = await sendRaw(bytes)
+    expect(res.statusLine).toBe(statusLine)
+    expect(res.body).toMatchObject({ statusCode: Number(statusLine.split(' ')[1]), message: expect.stringMatching(message) })
   })
 
   test('error: a `*` target is a 204 with Allow and no Content-Length to OPTIONS, a JSON 400 to any other method', async () => {
