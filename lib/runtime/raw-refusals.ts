@@ -1,6 +1,6 @@
 /** Refusals written on a socket before any request listener (./peer-stamp.ts installs them): JSON, then the connection closes. */
 
-type SocketLike = { end(data: string): void; writable?: boolean; bytesWritten?: number; destroy(): void }
+type SocketLike = { end(data: string): void; writable?: boolean; _httpMessage?: { _headerSent?: boolean } | null; destroy(): void }
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -38,7 +38,8 @@ export function refuseConnect(_req: unknown, socket: SocketLike): void {
 
 /** A request Node's parser refused (the `clientError` event): Node's status (431, 408, 413, else 400), with a JSON body. */
 export function answerClientError(err: Error & { code?: string }, socket: SocketLike): void {
-  if (err.code === 'ECONNRESET' || socket.writable === false || (socket.bytesWritten ?? 0) > 0) return socket.destroy()
+  // as Node's own: nothing is written over a response already under way on this connection
+  if (err.code === 'ECONNRESET' || socket.writable === false || socket._httpMessage?._headerSent) return socket.destroy()
   if (err.code === 'HPE_HEADER_OVERFLOW') return socket.end(rawJsonResponse(431, 'The request line or headers are too large.'))
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return socket.end(rawJsonResponse(408, 'The request did not arrive in time.'))
   if (err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return socket.end(rawJsonResponse(413, 'The chunk extensions are too large.'))
