@@ -1,6 +1,11 @@
 /** Refusals written on a socket before any request listener (./peer-stamp.ts installs them): JSON, then the connection closes. */
 
-type SocketLike = { end(data: string): void; writable?: boolean; _httpMessage?: { _headerSent?: boolean } | null; destroy(): void }
+type SocketLike = {
+  end(data: string, done?: () => void): void
+  writable?: boolean
+  _httpMessage?: object | null
+  destroy(): void
+}
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -21,6 +26,12 @@ export function rawJsonResponse(status: number, message: string, headers: Record
   )
 }
 
+/** Writes a refusal and closes the socket once it is out (Node keeps a socket it only ended half-open), in 5 s at most. */
+function refuse(socket: SocketLike, response: string): void {
+  socket.end(response, () => socket.destroy())
+  setTimeout(() => socket.destroy(), 5_000).unref()
+}
+
 const UPGRADE_REFUSED = rawJsonResponse(400, 'This service does not upgrade connections.')
 const CONNECT_REFUSED = rawJsonResponse(405, 'The method CONNECT is not allowed here: this service is no proxy.', {
   allow: 'GET, HEAD, OPTIONS',
@@ -28,21 +39,21 @@ const CONNECT_REFUSED = rawJsonResponse(405, 'The method CONNECT is not allowed 
 
 /** An upgrade request (the server's `upgrade` event): 400. */
 export function refuseUpgrade(_req: unknown, socket: SocketLike): void {
-  socket.end(UPGRADE_REFUSED)
+  refuse(socket, UPGRADE_REFUSED)
 }
 
 /** A CONNECT request (the server's `connect` event; without a listener Node closes the socket with no answer): 405. */
 export function refuseConnect(_req: unknown, socket: SocketLike): void {
-  socket.end(CONNECT_REFUSED)
+  refuse(socket, CONNECT_REFUSED)
 }
 
 /** A request Node's parser refused (the `clientError` event): Node's status (431, 408, 413, else 400), with a JSON body. */
 export function answerClientError(err: Error & { code?: string }, socket: SocketLike): void {
-  // as Node's own: nothing is written over a response already under way on this connection
-  if (err.code === 'ECONNRESET' || socket.writable === false || socket._httpMessage?._headerSent) return socket.destroy()
-  if (err.code === 'HPE_HEADER_OVERFLOW') return socket.end(rawJsonResponse(431, 'The request line or headers are too large.'))
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return socket.end(rawJsonResponse(408, 'The request did not arrive in time.'))
-  if (err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return socket.end(rawJsonResponse(413, 'The chunk extensions are too large.'))
+  // nothing is written on a connection with a response under way (pipelined requests): it would answer the earlier one
+  if (err.code === 'ECONNRESET' || socket.writable === false || socket._httpMessage) return socket.destroy()
+  if (err.code === 'HPE_HEADER_OVERFLOW') return refuse(socket, rawJsonResponse(431, 'The request line or headers are too large.'))
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return refuse(socket, rawJsonResponse(408, 'The request did not arrive in time.'))
+  if (err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return refuse(socket, rawJsonResponse(413, 'The chunk extensions are too large.'))
   const what = err.code === 'HPE_INVALID_METHOD' ? 'its method is not one HTTP knows' : 'it is not valid HTTP/1.1'
-  socket.end(rawJsonResponse(400, `The request cannot be read: ${what}.`))
+  refuse(socket, rawJsonResponse(400, `The request cannot be read: ${what}.`))
 }

@@ -1,7 +1,7 @@
 // The stamp in front of a listening HTTP server's request listeners, on a real server on loopback: what Next would
 // throw as a bare 500 is answered there, the rest goes on to the listeners (one added later too), stamped.
 import { createServer, request, type IncomingMessage, type Server } from 'node:http'
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { installPeerStamp, PEER_HEADER, stampedPeer } from '@/lib/runtime/peer-stamp'
 
@@ -108,6 +108,21 @@ describe('the peer stamp on a listening server', () => {
     const res = await sendRaw(bytes)
     expect(res.statusLine).toBe(statusLine)
     expect(res.body).toMatchObject({ statusCode: Number(statusLine.split(' ')[1]), message: expect.stringMatching(message) })
+  })
+
+  test('behavior: a refused CONNECT is closed on the server side too, though its client never closes its own', async () => {
+    let serverSide: Socket | undefined
+    const track = (s: Socket) => (serverSide = s)
+    server.once('connection', track)
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () =>
+      socket.write('CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: x\r\n\r\n'),
+    )
+    socket.resume()
+    await new Promise((resolve) => socket.once('end', resolve))
+    const deadline = Date.now() + 3_000
+    while (!serverSide?.destroyed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    expect(serverSide?.destroyed).toBe(true)
+    socket.destroy()
   })
 
   test('behavior: a request Node cannot read after an answered one on the same connection still gets its JSON 400', async () => {
