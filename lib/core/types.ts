@@ -34,6 +34,8 @@ export type FeeWindow = {
   headExtraData?: string
   /** The head block's gas limit (decimal): no transaction on the chain can use more. */
   headGasLimit?: string
+  /** The head block's own base fee (decimal wei), from its header (Sonic's eth_feeHistory reports another number). */
+  headBaseFeePerGas?: string
   /** How many transactions the head block holds (from the header read's transaction hashes). */
   headTransactionCount?: number
   /** The L1 fee parameters the chain's predeploys reported, all at headNumber (OP-stack, Arbitrum, Scroll, Mantle). */

@@ -129,10 +129,6 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
   } else if (known !== p.chainId) {
     throw new UpstreamBadResponseError(`The RPC endpoint configured for chain ${p.chainId} serves chain ${known}.`)
   }
-  // Sei's floor (rules.maxFeeFloorFromGasPrice): without it no answer is known to clear what its validators accept
-  if (p.chainReads?.includes('eth_gasPrice') && chainReads?.gasPrice === undefined) {
-    throw new UpstreamBadResponseError("The upstream node did not answer eth_gasPrice, this chain's floor for every fee.")
-  }
 
   // no baseFeePerGas: a chain without EIP-1559, read the same way (eth_feeHistory answers base fees of
   // 0 and whole gas prices as rewards), unless the chain had a fee market at the last read: then this
@@ -230,6 +226,7 @@ export async function readFromUrl(url: string, timeoutMs: number, p: ReadFeeWind
       : {}),
     ...(headHeader.extraData ? { headExtraData: headHeader.extraData } : {}),
     ...(headHeader.gasLimit ? { headGasLimit: BigInt(headHeader.gasLimit).toString() } : {}),
+    ...(headHeader.baseFeePerGas ? { headBaseFeePerGas: BigInt(headHeader.baseFeePerGas).toString() } : {}),
     ...(headHeader.transactions ? { headTransactionCount: headHeader.transactions.length } : {}),
     ...(l1Fee ? { l1Fee } : {}),
     ...(lineaPricing ? { lineaPricing } : {}),

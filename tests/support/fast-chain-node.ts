@@ -32,6 +32,8 @@ export type FastChain = {
   blobs?: boolean
   /** Every block's gas limit (default 30M). */
   gasLimit?: number
+  /** eth_feeHistory as Sonic's (api/ethapi/api.go FeeHistory): every base fee MinGasPrice (the head's × 110 / 100), gas used 0.99. */
+  feeHistoryMinGasPrice?: boolean
 }
 
 export type FastChainNode = {
@@ -108,10 +110,12 @@ export async function startFastChainNode(chain: FastChain): Promise<FastChainNod
         const numbers = Array.from({ length: Math.min(count, newest + 1) }, (_, i) => newest - Math.min(count, newest + 1) + 1 + i)
         const blocks = numbers.map((n) => chain.block(n))
         const next = chain.nextRepeatsHead ? chain.block(newest).baseFee : chain.block(newest + 1).baseFee
+        const minGasPrice = (chain.block(now).baseFee * 110n) / 100n
+        const sonic = chain.feeHistoryMinGasPrice === true
         return {
           oldestBlock: hex(numbers[0] ?? newest),
-          baseFeePerGas: [...blocks.map((b) => hex(b.baseFee)), hex(next)],
-          gasUsedRatio: blocks.map((b) => b.gasUsedRatio),
+          baseFeePerGas: sonic ? [...blocks, next].map(() => hex(minGasPrice)) : [...blocks.map((b) => hex(b.baseFee)), hex(next)],
+          gasUsedRatio: blocks.map((b) => (sonic ? 0.99 : b.gasUsedRatio)),
           reward: blocks.map((b) => pcts.map((p) => hex(b.tips.length ? percentileNearestRank(b.tips, p) : 0n))),
           ...(chain.blobs ? { baseFeePerBlobGas: [...blocks.map(() => '0x1'), '0x1'], blobGasUsedRatio: blocks.map(() => 0) } : {}),
         }

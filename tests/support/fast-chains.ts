@@ -51,7 +51,8 @@ export const chains: Record<string, FastChain> = {
     nextRepeatsHead: true,
     block: flat(100n * GWEI, [GWEI / 2n, 600n * MWEI, GWEI]),
   },
-  sonic: { chainId: 146, startHead: 50_000_000, intervalMs: 1_000, block: flat(50n * GWEI, [1n, 1n, MWEI]) },
+  // blocks at 50 gwei; its eth_feeHistory says 55 (MinGasPrice) throughout, as a Sonic node's does
+  sonic: { chainId: 146, startHead: 50_000_000, intervalMs: 1_000, feeHistoryMinGasPrice: true, block: flat(50n * GWEI, [1n, 1n, MWEI]) },
   sei: {
     chainId: 1329,
     startHead: 150_000_000,

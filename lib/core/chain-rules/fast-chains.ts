@@ -14,7 +14,7 @@ export type ChainRules = {
   tipFloorFromBlocks?: true
   /** The node's eth_feeHistory repeats the head's base fee as the next one: every cap covers one more block's rise. */
   nextBaseFeeRepeatsHead?: true
-  /** Every level's max fee − tip is at least this share of the next base fee, ppm (the pool's own margin). */
+  /** Every level's max fee − tip is at least this share of the head block's own base fee (else the next), ppm. */
   minFeeCapOverBaseFeePpm?: bigint
   /** The base fee moves by at most ×e^(±seconds / this) (a time-based rule): the per-block bounds follow the measured interval. */
   baseFeeTimeConstantS?: number
@@ -91,7 +91,9 @@ export const sonic: ChainFeePolicy = {
   // rate at most twice the target: e^(±seconds/128), sized by the measured interval (windowPolicy)
   ...paidTips,
   ...ASSUMED,
-  // gossip/gasprice/gaspricelimits/gas_price_limits.go: suggested = base × 1.10; the pool refuses < base × 1.05
+  // gossip/gasprice/gaspricelimits/gas_price_limits.go: suggested = base × 1.10; the pool refuses < base × 1.05. Its
+  // eth_feeHistory (api/ethapi/api.go FeeHistory) reports that suggestion (MinGasPrice) as every base fee, gas used 0.99:
+  // the 1.10 is taken of the head header's base fee
   rules: { minFeeCapOverBaseFeePpm: 1_100_000n, baseFeeTimeConstantS: 128 },
 }
 

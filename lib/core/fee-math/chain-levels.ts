@@ -63,7 +63,9 @@ export function levelRulesOf(window: FeeWindow, policy: ChainFeePolicy): LevelRu
     capGrowthPpm: rules.nextBaseFeeRepeatsHead ? policy.maxBaseFeeRisePpm : 0n,
     capFloor: maxOf(
       policy.minBaseFeeWei ?? 0n,
-      rules.minFeeCapOverBaseFeePpm === undefined ? 0n : mulDivCeil(next, rules.minFeeCapOverBaseFeePpm, PPM),
+      rules.minFeeCapOverBaseFeePpm === undefined
+        ? 0n
+        : mulDivCeil(BigInt(window.headBaseFeePerGas ?? next), rules.minFeeCapOverBaseFeePpm, PPM),
     ),
     maxFeeFloor: maxOf(BigInt(arbitrumFloor ?? 0), BigInt(gasPriceFloor ?? 0)),
   }

@@ -3,6 +3,7 @@
 // HyperEVM's eth_bigBlockGasPrice (readChainReads), each left out where the node does not answer.
 import { createClient, custom, type Client } from 'viem'
 import { describe, expect, test } from 'vitest'
+import { UpstreamBadResponseError } from '@/lib/core/contract/errors'
 import { readChainReads } from '@/lib/upstream/read-chain-reads'
 import { readL1FeeParams } from '@/lib/upstream/read-l1-fee-params'
 import { ethCallHandler, MULTICALL3, predeployNode, type Contracts } from './predeploy-node'
@@ -58,12 +59,25 @@ describe('readChainReads', () => {
   test.each([
     ['Sei', ['eth_gasPrice'], { eth_gasPrice: '0x4a817c800' }, { gasPrice: '20000000000' }],
     ['HyperEVM', ['eth_bigBlockGasPrice'], { eth_bigBlockGasPrice: '0x3b9aca00' }, { bigBlockGasPrice: '1000000000' }],
-    ['a node without the method', ['eth_bigBlockGasPrice'], {}, {}],
-    ['an answer that is no quantity', ['eth_gasPrice'], { eth_gasPrice: 12 }, {}],
+    ['a node without the big lane', ['eth_bigBlockGasPrice'], {}, {}],
+    ['a big-lane price that is no quantity', ['eth_bigBlockGasPrice'], { eth_bigBlockGasPrice: 12 }, {}],
   ] as const)('behavior: %s', async (_, reads, answers, expected) => {
     const asked: string[] = []
     expect(await readChainReads(clientAnswering(answers, asked), reads)).toEqual(expected)
     expect(asked).toEqual(reads)
+  })
+
+  test("error: Sei's eth_gasPrice is every fee's floor: its failure is the read's, as the node gave it; no quantity is a 502", async () => {
+    const limited = createClient({
+      transport: custom({
+        request: async () => {
+          throw Object.assign(new Error('daily request count exceeded, request rate limited'), { code: -32005 })
+        },
+      }),
+    })
+    await expect(readChainReads(limited, ['eth_gasPrice'])).rejects.toMatchObject({ code: -32005 })
+    await expect(readChainReads(clientAnswering({}, []), ['eth_gasPrice'])).rejects.toThrow(/eth_gasPrice/)
+    await expect(readChainReads(clientAnswering({ eth_gasPrice: 12 }, []), ['eth_gasPrice'])).rejects.toThrow(UpstreamBadResponseError)
   })
 
   test('default: a chain whose rules read nothing asks nothing', async () => {

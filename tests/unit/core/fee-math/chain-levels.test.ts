@@ -150,6 +150,18 @@ describe('Sonic (146): max fee ≥ 1.10 × the base fee; the base fee moves per 
     for (const u of LEVELS) expect(levels[u].maxFeePerGas - levels[u].maxPriorityFeePerGas >= 55n * GWEI).toBe(true)
   })
 
+  test("behavior: a Sonic node's eth_feeHistory (every base fee its MinGasPrice, 1.10 × the head's; gas used 0.99): the 1.10 is not taken twice", () => {
+    // sonic api/ethapi/api.go FeeHistory: the head block's own base fee is 50 gwei, the history says 55 throughout
+    const history = makeWindow({ baseFees: Array(500).fill(55n * GWEI), next: 55n * GWEI, ratios: Array(500).fill(0.99), intervalMs: 630 })
+    const window = { ...history, chainId: 146, headBaseFeePerGas: String(50n * GWEI) }
+    const levels = windowLevels(window, chainFeePolicy(146))
+    const plain = estimateLevels(toFeeData(window), windowPolicy(chainFeePolicy(146), window))
+    for (const u of LEVELS) expect(levels[u]).toEqual(plain[u])
+    const prices = windowGasPrices(window, chainFeePolicy(146), levels)
+    // what its own eth_gasPrice says (base × 1.10), plus the tip: never 1.21 × base
+    for (const u of LEVELS) expect(prices[u]).toBe(55n * GWEI + levels[u].maxPriorityFeePerGas)
+  })
+
   test('behavior: a legacy price is a fee cap too (the pool refuses one under 1.05 × the base fee): 1.10 × it plus the tip', () => {
     const window = windowOf(146, 50n * GWEI, 1n, 630)
     const levels = windowLevels(window, chainFeePolicy(146))
