@@ -93,6 +93,21 @@ function expectWaits(body: Body, interval: number) {
   }
 }
 
+/** gasPrices of a block, each level's price `base` plus the tip suggestedGasFees gives the level at the same block. */
+async function expectLegacyPrices(chainId: number, base: bigint) {
+  const [fees, prices] = await eventually(async () => {
+    const [a, b] = await Promise.all([get(chainId, 'suggestedGasFees'), get(chainId, 'gasPrices')])
+    return a.headers.get('x-block-number') === b.headers.get('x-block-number') ? [a, b] : undefined
+  }, 'suggestedGasFees and gasPrices of one block')
+  for (const [level, key] of [
+    ['low', 'SafeGasPrice'],
+    ['medium', 'ProposeGasPrice'],
+    ['high', 'FastGasPrice'],
+  ] as const) {
+    expect(g(prices.body[key])).toBe(base + tipOf(fees.body[level]!))
+  }
+}
+
 describe('BNB Smart Chain (56)', () => {
   test('behavior: max fee = tip at every level, no tip below the lowest tip the blocks accepted, waits from the ~450 ms cadence', async () => {
     await atBlocks(56, 'suggestedGasFees', (body, _, interval) => {
@@ -155,17 +170,7 @@ describe('Monad (143)', () => {
   })
 
   test("behavior: legacy prices (gasPrices, Blocknative's price) are the next base fee one block on (×1.03636, the head's repeated) plus the tip", async () => {
-    const [fees, legacy] = await eventually(async () => {
-      const [a, b] = await Promise.all([get(143, 'suggestedGasFees'), get(143, 'gasPrices')])
-      return a.headers.get('x-block-number') === b.headers.get('x-block-number') ? [a, b] : undefined
-    }, 'suggestedGasFees and gasPrices of one block')
-    for (const [level, key] of [
-      ['low', 'SafeGasPrice'],
-      ['medium', 'ProposeGasPrice'],
-      ['high', 'FastGasPrice'],
-    ] as const) {
-      expect(g(legacy.body[key])).toBe(grown(100n * GWEI, 36_360n) + tipOf(fees.body[level]!))
-    }
+    await expectLegacyPrices(143, grown(100n * GWEI, 36_360n))
     const res = await get(143, 'gasprices/blockprices?chainid=143')
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     const prices = (res.body.blockPrices as { estimatedPrices: { price: number; maxPriorityFeePerGas: number }[] }[])[0]!
@@ -201,17 +206,7 @@ describe('Sonic (146)', () => {
   })
 
   test("behavior: a legacy price (its fee cap too: the pool refuses under 1.05 × base) is 1.10 × the head's base fee plus the tip, what its own eth_gasPrice says", async () => {
-    const [fees, prices] = await eventually(async () => {
-      const [a, b] = await Promise.all([get(146, 'suggestedGasFees'), get(146, 'gasPrices')])
-      return a.headers.get('x-block-number') === b.headers.get('x-block-number') ? [a, b] : undefined
-    }, 'suggestedGasFees and gasPrices of one block')
-    for (const [level, key] of [
-      ['low', 'SafeGasPrice'],
-      ['medium', 'ProposeGasPrice'],
-      ['high', 'FastGasPrice'],
-    ] as const) {
-      expect(g(prices.body[key])).toBe(floor() + tipOf(fees.body[level]!))
-    }
+    await expectLegacyPrices(146, floor())
   })
 })
 
