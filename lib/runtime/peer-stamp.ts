@@ -13,7 +13,7 @@ export const PEER_HEADER = 'x-gas-api-peer'
 const state = processSingleton('peer-stamp', () => ({ token: crypto.randomUUID(), servers: 0 }))
 
 type RequestLike = { url?: string; headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } | null }
-type RequestHandler = (req: RequestLike & { method?: string }, res: ResponseLike) => void
+type RequestHandler = (req: RequestLike & { method?: string; httpVersion?: string }, res: ResponseLike) => void
 type ServerLike = {
   prependListener(event: 'upgrade', listener: (req: RequestLike) => void): unknown
   removeAllListeners(event: 'request' | 'upgrade'): unknown
@@ -24,6 +24,7 @@ type ServerLike = {
   on(event: 'request', listener: RequestHandler): unknown
   on(event: 'newListener', listener: (event: string | symbol, listener: RequestHandler) => void): unknown
   listening?: boolean
+  requireHostHeader?: boolean
 }
 type SocketLike = { end(data: string): void; destroy(): void }
 type ResponseLike = { writeHead(status: number, headers: Record<string, string | number>): unknown; end(body: string): unknown }
@@ -65,6 +66,14 @@ function stampedHandler(handlers: RequestHandler[]): RequestHandler {
       if (method === 'OPTIONS' && req.url === '*') return answer(res, 204, null, ALLOW)
       return answer(res, 400, { statusCode: 400, error: 'Bad Request', message: 'The request target is not a path.' })
     }
+    // Node's own refusal of an HTTP/1.1 request without Host has no body (installPeerStamp hands it here)
+    if (req.httpVersion === '1.1' && !req.headers.host)
+      return answer(
+        res,
+        400,
+        { statusCode: 400, error: 'Bad Request', message: 'The request has no Host header, which its HTTP version requires.' },
+        { connection: 'close' },
+      )
     if (hasProtoParameter(req.url))
       return answer(res, 400, {
         statusCode: 400,
@@ -161,6 +170,7 @@ export function installPeerStamp(): number {
     server.on('connect', refuseConnect)
     server.removeAllListeners('clientError')
     server.on('clientError', answerClientError)
+    server.requireHostHeader = false
     server[STAMPED] = true
     state.servers++
   }

@@ -125,6 +125,12 @@ describe('the peer stamp on a listening server', () => {
     socket.destroy()
   })
 
+  test('error: an HTTP/1.1 request without Host is a JSON 400 (Node alone sends an empty one)', async () => {
+    const res = await sendRaw('GET /networks/1/busyThreshold HTTP/1.1\r\n\r\n')
+    expect(res.statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(res.body).toMatchObject({ statusCode: 400, message: expect.stringMatching(/Host/) })
+  })
+
   test('behavior: a request Node cannot read after an answered one on the same connection still gets its JSON 400', async () => {
     const res = await sendRaw('GET /networks/1/busyThreshold HTTP/1.1\r\nHost: x\r\n\r\n', 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n')
     expect(res.text.startsWith('HTTP/1.1 200 OK') && res.text.includes('passed')).toBe(true)
