@@ -19,15 +19,15 @@ export function freshnessHeaders(meta: ReportMeta, now = Date.now()): Record<str
 /** One chain's part of a multi-chain answer: its window's meta, or the status of the error body it has instead. */
 export type ChainPart = { chainId: number; meta: ReportMeta } | { chainId: number; status: number }
 
+/** A chain id as an RFC 8941 item: an Integer has at most 15 digits, so a longer id (up to 2^53 − 1) is a String. */
+const idItem = (id: number) => (id <= 999_999_999_999_999 ? String(id) : `"${id}"`)
+
 /**
  * The freshness headers of a multi-chain answer as a whole, the shortest of its chains': `cache-control` the
  * least max-age (no-store when a chain is stale or answered an error), `age` the oldest, `x-data-stale` whether
  * any chain is; and each chain's own in `x-chain-freshness`, in the body's order, as an RFC 8941 list:
  * `1;block=21000000;age=3;interval=12000;stale=?0, 42161;status=503`.
  */
-/** A chain id as an RFC 8941 item: an Integer has at most 15 digits, so a longer id (up to 2^53 − 1) is a String. */
-const idItem = (id: number) => (id <= 999_999_999_999_999 ? String(id) : `"${id}"`)
-
 export function multiChainFreshnessHeaders(parts: ChainPart[], now = Date.now()): Record<string, string> {
   let maxAge = Number.POSITIVE_INFINITY
   let age = 0
