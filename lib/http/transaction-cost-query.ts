@@ -30,7 +30,7 @@ function parseInteger(name: string, raw: string, min: bigint, max: bigint): bigi
   return value
 }
 
-/** The query's unsigned serialized transaction (the L1 fee counts 68 bytes for the signature, as OP-stack's GasPriceOracle). @throws InvalidQueryError */
+/** The query's unsigned serialized transaction (the L1 fee adds a signature, as the chain will charge it). @throws InvalidQueryError */
 function parseUnsignedTx(raw: string): Hex {
   const bad = (problem: string) => new InvalidQueryError('tx', problem)
   if (!/^0x([0-9a-fA-F]{2})+$/.test(raw)) throw bad(`is not 0x-prefixed hex of whole bytes ('${preview(raw)}').`)
@@ -46,7 +46,7 @@ function parseUnsignedTx(raw: string): Hex {
   }
   const signed = parsed as { r?: unknown; s?: unknown; v?: unknown; yParity?: unknown }
   if (signed.r !== undefined || signed.s !== undefined) {
-    throw bad('is signed: send the unsigned transaction (the L1 fee adds 68 bytes for the signature, as the chain does).')
+    throw bad('is signed: send the unsigned transaction (the L1 fee adds the signature, as the chain does).')
   }
   return raw.toLowerCase() as Hex
 }

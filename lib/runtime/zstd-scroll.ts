@@ -1,6 +1,6 @@
 import 'server-only'
 import { createRequire } from 'node:module'
-import { scrollPlaceholderSigned } from '../core/fee-math/scroll-signed'
+import { placeholderSigned } from '../core/fee-math/placeholder-signed'
 import { processSingleton } from './process-singleton'
 
 /**
@@ -81,7 +81,7 @@ export function scrollZstdLength(bytes: Uint8Array): number | null {
 
 /**
  * Scroll's compressed size (Galileo's cs) of a transaction given unsigned: that of its signed form with a placeholder
- * signature that compresses as a real one (lib/core/fee-math/scroll-signed.ts), so the answer is the size the chain
+ * signature that compresses as a real one (lib/core/fee-math/placeholder-signed.ts), so the answer is the size the chain
  * will charge for once the sender signs it.
  * @param unsignedTx the unsigned serialized transaction, 0x hex
  * @returns bytes, or null without the zstd addon (then use scrollL1FeeUpperBound)
@@ -89,6 +89,6 @@ export function scrollZstdLength(bytes: Uint8Array): number | null {
  * @example scrollCompressedSize(serializeTransaction({ chainId: 534352, to, data, maxFeePerGas }))
  */
 export function scrollCompressedSize(unsignedTx: `0x${string}`): number | null {
-  const signed = scrollPlaceholderSigned(unsignedTx)
+  const signed = placeholderSigned(unsignedTx)
   return scrollZstdLength(signed)
 }

@@ -4,7 +4,8 @@ import { formatGwei, serializeTransaction } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type Service } from '@/scripts/devnet/service'
 import { BaseFeeForecastSchema, BaseFeeHistorySchema, SuggestedGasFeesSchema, TransactionCostSchema } from '@/lib/core/contract/schemas'
-import { l1DataFee } from '@/lib/core/fee-math/l1-fee'
+import { privateKeyToAccount } from 'viem/accounts'
+import { fjordL1Cost, flzCompressedLength } from '@/lib/core/fee-math/l1-fee'
 import { parseGwei } from '@/lib/core/units'
 import { at } from '../support/at'
 import { startFakeRpc, type FakeRpc } from '../support/fake-rpc'
@@ -296,8 +297,10 @@ describe('headroom at the floor and transactionCost, end to end', () => {
     expect(c.headers.get('x-data-stale')).toBe('false')
   })
 
-  test("behavior: OP-stack transactionCost with tx: GasPriceOracle.getL1Fee's value of that transaction; an Isthmus chain's operator fee", async () => {
-    const tx = serializeTransaction({
+  test("behavior: OP-stack transactionCost with tx: the Fjord fee at the FastLZ size of that transaction signed with a real key; an Isthmus chain's operator fee", async () => {
+    // an ERC-20 transfer with 1 KB of varied calldata after it: above the Fjord minimum size
+    const extra = Array.from({ length: 1_024 }, (_, i) => ((i * 7919) % 251).toString(16).padStart(2, '0')).join('')
+    const request = {
       type: 'eip1559',
       chainId: 130,
       nonce: 12,
@@ -305,11 +308,14 @@ describe('headroom at the floor and transactionCost, end to end', () => {
       maxFeePerGas: 10_000_000n,
       maxPriorityFeePerGas: 1_000_000n,
       to: '0x078d782b760474a361dda0af3839290b0ef57ad6',
-      data: `0xa9059cbb${'00'.repeat(12)}${'22'.repeat(20)}${1_000_000n.toString(16).padStart(64, '0')}`,
-    })
+      data: `0xa9059cbb${'00'.repeat(12)}${'22'.repeat(20)}${1_000_000n.toString(16).padStart(64, '0')}${extra}`,
+    } as const
+    const tx = serializeTransaction(request)
+    const signed = await privateKeyToAccount(`0x${'5a'.repeat(32)}`).signTransaction(request)
     const c = await cost(130, `gas=65000&tx=${tx}`)
     expect(c.txBytes).toBe((tx.length - 2) / 2)
-    expect(parseGwei(c.l1DataFee!)).toBe(l1DataFee(tx, { rule: 'op-stack', ...opParams(), isthmus: true, jovian: false }))
+    expect(parseGwei(c.l1DataFee!)).toBe(fjordL1Cost(BigInt(flzCompressedLength(signed)), opParams()))
+    expect(c.l1DataFeeBasis).toBe('exact')
     // Isthmus: 65,000 × 3 / 10^6 + 1,000 (rounded down)
     expect(parseGwei(c.operatorFee!)).toBe(1_000n)
   })

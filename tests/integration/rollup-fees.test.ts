@@ -179,11 +179,12 @@ describe('Scroll (534352): with tx, exact under next start', () => {
 })
 
 // ---- Mantle: mantle op-geth rollup_cost.go NewL1CostFuncArsia (the Fjord fee, floored, × tokenRatio) and
-// newOperatorCostFunc; GasPriceOracle.sol getL1FeeUpperBound (s = size + 68; s + s/255 + 16) and _fjordL1Cost.
+// newOperatorCostFunc; GasPriceOracle.sol getL1FeeUpperBound (s = size + 68; s + s/255 + 16), raised to FastLZ's
+// worst case s + ceil(s/32) where larger (a literal run of up to 32 bytes behind one control byte), and _fjordL1Cost.
 function mantleFees(block: number, gas: bigint, unsignedBytes: bigint) {
   const v = mantleAt(block)
   const size = unsignedBytes + 68n
-  const fastLz = size + size / 255n + 16n
+  const fastLz = max(size + size / 255n + 16n, size + (size + 31n) / 32n)
   const estimated = max(100_000_000n, -42_585_600n + 836_500n * fastLz)
   const fjord = (estimated * (BigInt(v.baseFeeScalar) * 16n * v.l1BaseFee + BigInt(v.blobBaseFeeScalar) * v.blobBaseFee)) / 10n ** 12n
   return { l1: fjord * v.tokenRatio, operator: gas * BigInt(v.operatorFeeScalar) * 100n + v.operatorFeeConstant }

@@ -212,7 +212,7 @@ export const TransactionCostSchema = z.object({
   }),
   l1DataFee: GweiSchema.nullable().meta({
     description:
-      'What the chain charges beside gas for the transaction\'s L1 data, gwei of the native token: OP-stack GasPriceOracle.getL1FeeUpperBound(txBytes) or getL1Fee(tx); Mantle the same × tokenRatio (MNT); Scroll Galileo\'s fee on the signed size (compressed as the node does with tx); Arbitrum the L1 price per byte × the signed size; "0" on chains with none beside gas (L1s, Linea, whose data cost rides in the tip, zkSync Era, whose pubdata is gas); null on an L2 whose L1 fee the service does not compute (the fees then leave it out).',
+      "What the chain charges beside gas for the transaction's L1 data, gwei of the native token: OP-stack GasPriceOracle.getL1FeeUpperBound(txBytes) (raised to FastLZ's worst case where larger) or the fee of tx signed, as the node charges it; Mantle the same × tokenRatio (MNT); Scroll Galileo's fee on the signed size (compressed as the node does with tx); Arbitrum the L1 price per byte × the signed size; \"0\" on chains with none beside gas (L1s, Linea, whose data cost rides in the tip, zkSync Era, whose pubdata is gas); null on an L2 whose L1 fee the service does not compute (the fees then leave it out).",
   }),
   l1DataFeeBasis: z.enum(['exact', 'upperBound']).nullable().meta({
     description:

@@ -1,5 +1,6 @@
 import { LibZip } from 'solady'
 import type { L1FeeParams } from '../types'
+import { placeholderSigned } from './placeholder-signed'
 import { mantleL1DataFee, mantleOperatorFee } from './mantle-fee'
 import { scrollL1FeeUpperBound } from './scroll-fee'
 
@@ -34,13 +35,14 @@ export function fjordL1Cost(fastLzSize: bigint, p: FjordParams): bigint {
 }
 
 /**
- * GasPriceOracle.getL1FeeUpperBound(unsignedTxSize): the L1 fee of any transaction of that unsigned
- * size, bounded by FastLZ's practical worst case (`size + size / 255 + 16` after adding 68 bytes for
- * the signature; the contract's comment: it covers 99.99% of transactions).
+ * The most the Fjord fee can be for `unsignedTxSize` unsigned bytes: GasPriceOracle.getL1FeeUpperBound, raised to
+ * FastLZ's worst case where larger (LibZip's flzCompress writes at most n + ceil(n / 32) bytes for n: docs/api.md).
  */
 export function fjordL1FeeUpperBound(unsignedTxSize: number, p: FjordParams): bigint {
   const txSize = BigInt(unsignedTxSize) + BigInt(SIGNATURE_BYTES)
-  return fjordL1Cost(txSize + txSize / 255n + 16n, p)
+  const contractBound = txSize + txSize / 255n + 16n
+  const worstCase = txSize + (txSize + 31n) / 32n
+  return fjordL1Cost(contractBound > worstCase ? contractBound : worstCase, p)
 }
 
 /** FastLZ-compressed length of `data` (hex), as solady's LibZip.flzCompress, which GasPriceOracle uses, compresses it. */
@@ -48,9 +50,19 @@ export function flzCompressedLength(data: `0x${string}`): number {
   return (LibZip.flzCompress(data).length - 2) / 2
 }
 
-/** GasPriceOracle.getL1Fee(unsignedTx): the L1 fee of that transaction (its unsigned serialization, hex). */
+/**
+ * The Fjord fee the node charges `unsignedTx` once signed: at the FastLZ size of the signed bytes (op-geth
+ * rollup_cost.go), signed with a placeholder that compresses as a real signature does (./placeholder-signed.ts).
+ * @throws InvalidQueryError ('tx') when the hex is not an unsigned transaction
+ */
 export function fjordL1Fee(unsignedTx: `0x${string}`, p: FjordParams): bigint {
-  return fjordL1Cost(BigInt(flzCompressedLength(unsignedTx) + SIGNATURE_BYTES), p)
+  return fjordL1Cost(BigInt(flzCompressedLength(bytesToHex(placeholderSigned(unsignedTx)))), p)
+}
+
+function bytesToHex(bytes: Uint8Array): `0x${string}` {
+  let hex = '0x'
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0')
+  return hex as `0x${string}`
 }
 
 const MAX_UINT256 = (1n << 256n) - 1n
@@ -96,8 +108,8 @@ export function l1DataFeeUpperBound(unsignedTxSize: number, p: ChargedL1FeeParam
 }
 
 /**
- * The data fee of one unsigned transaction (hex), native wei: exact on OP-stack and Mantle (getL1Fee); on Scroll and
- * Arbitrum, whose nodes compress the signed transaction with no contract to ask, the bound of its size.
+ * The data fee of one unsigned transaction (hex), native wei: exact on OP-stack and Mantle (fjordL1Fee, at the signed
+ * size, as the node charges it); on Scroll and Arbitrum, whose compressors are not pure code here, the bound of its size.
  */
 export function l1DataFee(unsignedTx: `0x${string}`, p: ChargedL1FeeParams): bigint {
   switch (p.rule) {

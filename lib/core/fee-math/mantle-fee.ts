@@ -9,9 +9,9 @@ import type { L1FeeParams } from '../types'
 export type MantleParams = Extract<L1FeeParams, { rule: 'mantle' }>
 
 /**
- * The L1 data fee in MNT: the OP-stack Fjord fee (ETH wei, already floored: fjordL1Cost, fjordL1Fee or
- * fjordL1FeeUpperBound of lib/core/fee-math/l1-fee.ts, which GasPriceOracle.getL1Fee and getL1FeeUpperBound
- * return) × tokenRatio. The node multiplies after the Fjord division (NewL1CostFuncArsia), and reads tokenRatio
+ * The L1 data fee in MNT: the OP-stack Fjord fee (ETH wei, already floored: fjordL1Cost, fjordL1Fee, the node's for
+ * a signed transaction, or fjordL1FeeUpperBound, the bound of a size, of lib/core/fee-math/l1-fee.ts)
+ * × tokenRatio. The node multiplies after the Fjord division (NewL1CostFuncArsia), and reads tokenRatio
  * again for every transaction: an operator's setTokenRatio changes it within a block.
  * @example mantleL1DataFee(3_203_000n, p) // 3_203_000_000_000n with tokenRatio 1e6
  */

@@ -73,7 +73,7 @@ function beyondGas(window: FeeWindow, query: TransactionCostQuery, txBytes: numb
       ? { l1DataFee: l1DataFeeUpperBound(txBytes, p), l1DataFeeBasis: 'upperBound', operatorFee: opFee }
       : { l1DataFee: scrollGalileoL1Fee(cs, p), l1DataFeeBasis: 'exact', operatorFee: opFee }
   }
-  // OP-stack and Mantle: GasPriceOracle.getL1Fee(tx) to the wei, or getL1FeeUpperBound(txBytes)
+  // OP-stack and Mantle: the Fjord fee at the signed size of tx, as the node charges it, or the bound of txBytes
   return query.tx
     ? { l1DataFee: l1DataFee(query.tx, p), l1DataFeeBasis: 'exact', operatorFee: opFee }
     : { l1DataFee: l1DataFeeUpperBound(txBytes, p), l1DataFeeBasis: 'upperBound', operatorFee: opFee }

@@ -5,7 +5,7 @@
 import { parseTransaction, serializeTransaction, type Hex, type TransactionSerializable } from 'viem'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { InvalidQueryError } from '@/lib/core/contract/errors'
-import { scrollPlaceholderSigned } from '@/lib/core/fee-math/scroll-signed'
+import { placeholderSigned } from '@/lib/core/fee-math/placeholder-signed'
 import { scrollCompressedSize, scrollCompressorAvailable, scrollZstdLength } from '@/lib/runtime/zstd-scroll'
 
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
@@ -116,7 +116,7 @@ describe.runIf(withAddon)('scrollCompressedSize', () => {
 
   test('behavior: it is the size of the placeholder-signed transaction', () => {
     const unsigned = unsignedOf(galileoMismatch)
-    expect(scrollCompressedSize(unsigned)).toBe(scrollZstdLength(scrollPlaceholderSigned(unsigned)))
+    expect(scrollCompressedSize(unsigned)).toBe(scrollZstdLength(placeholderSigned(unsigned)))
   })
 
   test("behavior: l2geth's 0xff… signature undercounts it (zstd squeezes the repeated bytes): 242 bytes", () => {

@@ -1,6 +1,9 @@
 // The L1 fee formulas against the published test vectors: op-geth core/types/rollup_cost_test.go
 // (Fjord minimum bounds, Solidity parity, FlzCompressLen) and contracts-bedrock
-// test/L2/GasPriceOracle.t.sol (GasPriceOracleFjordActive_Test: getL1Fee, getL1FeeUpperBound).
+// test/L2/GasPriceOracle.t.sol (GasPriceOracleFjordActive_Test: getL1Fee, getL1FeeUpperBound); and the fee the node
+// charges a signed transaction, against transactions signed with a real key.
+import { serializeTransaction, type Hex, type TransactionSerializable } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import {
   arbitrumL1Fee,
@@ -66,16 +69,68 @@ describe('OP-stack Fjord L1 fee', () => {
     expect(flzCompressedLength(data as `0x${string}`)).toBe(length)
   })
 
-  test('behavior: getL1Fee and getL1FeeUpperBound as GasPriceOracle.t.sol expects them', () => {
-    expect(l1DataFee('0x0000010203', gpo)).toBe(68_500n)
+  test('behavior: getL1Fee (FastLZ size + 68) and getL1FeeUpperBound as GasPriceOracle.t.sol expects them', () => {
+    expect(oracleGetL1Fee('0x0000010203', gpo)).toBe(68_500n)
     expect(l1DataFeeUpperBound(5, gpo)).toBe(68_500n)
-    expect(l1DataFee(REGRESSION_TX, gpo)).toBe(105_484n)
+    expect(oracleGetL1Fee(REGRESSION_TX, gpo)).toBe(105_484n)
     expect(l1DataFeeUpperBound(161, gpo)).toBe(111_214n)
   })
+})
 
-  test('behavior: the upper bound is never below the exact fee of a transaction of that size', () => {
-    for (const tx of ['0x0000010203', REGRESSION_TX, `0x${'ab'.repeat(500)}`] as const) {
-      expect(l1DataFeeUpperBound((tx.length - 2) / 2, geth) >= l1DataFee(tx as `0x${string}`, geth)).toBe(true)
+/** GasPriceOracle.getL1Fee(data): _fjordL1Cost(LibZip.flzCompress(data).length + 68). */
+const oracleGetL1Fee = (data: Hex, p: Op) => fjordL1Cost(BigInt(flzCompressedLength(data) + 68), p)
+
+describe('OP-stack Fjord L1 fee of a transaction, as the node charges it once signed', () => {
+  // "fastlzSize: size of the FastLZ-compressed RLP-encoded signed tx" (specs protocol/fjord/exec-engine.md)
+  const account = privateKeyToAccount('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318')
+  const to: Hex = '0x4200000000000000000000000000000000000006'
+  let seed = 7
+  const noise = (bytes: number) =>
+    `0x${Array.from({ length: bytes }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 16) % 256)
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('')}` as Hex
+  const base = { chainId: 8453, nonce: 12, gas: 90_000n, to }
+  const transactions: [string, TransactionSerializable][] = [
+    ['a transfer', { ...base, maxFeePerGas: 1_000_000_000n, maxPriorityFeePerGas: 1_000_000n, value: 10n ** 16n }],
+    [
+      'an ERC-20 transfer',
+      {
+        ...base,
+        maxFeePerGas: 5_000_000n,
+        maxPriorityFeePerGas: 1n,
+        data: `0xa9059cbb${'00'.repeat(12)}${to.slice(2)}${'00'.repeat(31)}64`,
+      },
+    ],
+    ['1 KB of repetitive calldata', { ...base, maxFeePerGas: 5_000_000n, maxPriorityFeePerGas: 1n, data: `0x${'00112233'.repeat(256)}` }],
+    ['1,014 bytes of noise', { ...base, maxFeePerGas: 5_000_000n, maxPriorityFeePerGas: 1n, data: noise(1014) }],
+    ['20 KB of noise', { ...base, gas: 2_000_000n, maxFeePerGas: 5_000_000n, maxPriorityFeePerGas: 1n, data: noise(20_480) }],
+    ['legacy, EIP-155', { ...base, type: 'legacy', gasPrice: 7_000_000n, value: 1n }],
+    ['EIP-2930', { ...base, type: 'eip2930', gasPrice: 7_000_000n, accessList: [{ address: to, storageKeys: [`0x${'01'.repeat(32)}`] }] }],
+  ]
+
+  test.each(transactions)('default: %s: the Fjord fee at the FastLZ size of the signed transaction', async (_, tx) => {
+    const signed = await account.signTransaction(tx)
+    expect(l1DataFee(serializeTransaction(tx), geth)).toBe(fjordL1Cost(BigInt(flzCompressedLength(signed)), geth))
+  })
+
+  test("behavior: not GasPriceOracle.getL1Fee's unsigned size + 68, which differs for some of these", async () => {
+    const differs = []
+    for (const [name, tx] of transactions) {
+      if (l1DataFee(serializeTransaction(tx), geth) !== oracleGetL1Fee(serializeTransaction(tx), geth)) differs.push(name)
+    }
+    expect(differs.length).toBeGreaterThan(0)
+  })
+
+  test('behavior: Mantle: the same fee × tokenRatio', () => {
+    const mantle = { ...geth, rule: 'mantle' as const, tokenRatio: '4000', operatorFeeScalar: 0, operatorFeeConstant: '0' }
+    const unsigned = serializeTransaction(transactions[3]![1])
+    expect(l1DataFee(unsigned, mantle)).toBe(l1DataFee(unsigned, geth) * 4000n)
+  })
+
+  test('behavior: the upper bound is never below the fee of a transaction of that size', () => {
+    for (const [, tx] of transactions) {
+      const unsigned = serializeTransaction(tx)
+      expect(l1DataFeeUpperBound((unsigned.length - 2) / 2, geth) >= l1DataFee(unsigned, geth)).toBe(true)
     }
   })
 })
@@ -123,16 +178,14 @@ describe('one entry per question, whatever the rule', () => {
   }
   const arbitrum = { rule: 'arbitrum' as const, perL1CalldataByte: '1600000' }
 
-  test('default: OP-stack: getL1FeeUpperBound and getL1Fee, as before (GasPriceOracle.t.sol)', () => {
+  test('default: OP-stack: getL1FeeUpperBound as before (GasPriceOracle.t.sol)', () => {
     expect(l1DataFeeUpperBound(161, gpo)).toBe(111_214n)
-    expect(l1DataFee(REGRESSION_TX, gpo)).toBe(105_484n)
   })
 
   test('behavior: Mantle: the Fjord fee × tokenRatio, and the Arsia operator fee', () => {
     // an empty transaction's bound is at the minimum size: rollup_cost_test.go's 3,203,000,000,000
     expect(l1DataFeeUpperBound(0, mantle)).toBe(3_203_000_000_000n)
     expect(l1DataFeeUpperBound(161, mantle)).toBe(fjordL1FeeUpperBound(161, mantle) * 1_000_000n)
-    expect(l1DataFee(REGRESSION_TX, mantle)).toBe(l1DataFee(REGRESSION_TX, geth) * 1_000_000n)
     expect(operatorFee(1_618n, mantle)).toBe(1_256_650_673_615_173_860n)
   })
 

@@ -22,6 +22,16 @@ const GPO: L1FeeParams = {
   operatorFeeConstant: '1000',
 }
 const JOVIAN_BASE = '0x' + '01' + '000000fa' + '00000006' + '00000000004c4b40'
+/** A plain transfer, unsigned: signed, its FastLZ size is under the Fjord minimum (100 bytes after the regression). */
+const TRANSFER = serializeTransaction({
+  chainId: 8453,
+  nonce: 1,
+  gas: 21_000n,
+  to: '0x4200000000000000000000000000000000000006',
+  value: 1n,
+  maxFeePerGas: 10_000_000n,
+  maxPriorityFeePerGas: 1n,
+})
 
 /** Base at its 0.005 gwei floor: 500 blocks of 2 s, 10% full, Jovian extraData and the predeploys' values. */
 function baseAtFloor(l1Fee?: L1FeeParams): FeeWindow {
@@ -56,10 +66,10 @@ describe('transactionCost', () => {
     }
   })
 
-  test('behavior: with tx, the L1 data fee is getL1Fee of that transaction; txBytes defaults to a plain transfer', () => {
+  test('behavior: with tx, the L1 data fee is the Fjord fee of that transaction signed (a transfer: the minimum); txBytes defaults to a plain transfer', () => {
     const window = baseAtFloor(GPO)
     const levels = levelSuggestions(window, chainFeePolicy(8453))
-    expect(transactionCost(window, levels, { gas: 21_000n, tx: '0x0000010203' }, {}).l1DataFee).toBe(68_500n)
+    expect(transactionCost(window, levels, { gas: 21_000n, tx: TRANSFER }, {}).l1DataFee).toBe(68_500n)
     const plain = transactionCost(window, levels, { gas: 21_000n }, {})
     expect(plain.txBytes).toBe(DEFAULT_TX_BYTES)
   })
@@ -116,7 +126,7 @@ describe('transactionCost: the tip and max fee each level assumes', () => {
       expect(bound.levels[u].maxPriorityFeePerGas).toBe(levels[u].fees!.maxPriorityFeePerGas)
       expect(bound.levels[u].maxFeePerGas).toBe(levels[u].fees!.maxFeePerGas)
     }
-    expect(transactionCost(window, levels, { gas: 21_000n, tx: '0x0000010203' }, {}).l1DataFeeBasis).toBe('exact')
+    expect(transactionCost(window, levels, { gas: 21_000n, tx: TRANSFER }, {}).l1DataFeeBasis).toBe('exact')
   })
 
   test.each([
@@ -244,7 +254,7 @@ describe('transactionCost on Mantle: Arsia, in MNT', () => {
 
   test.each([
     ['txBytes (getL1FeeUpperBound × tokenRatio)', { gas: 1_618n, txBytes: 51 }, 'upperBound'],
-    ['tx (getL1Fee × tokenRatio)', { gas: 1_618n, tx: '0x02c0' as const }, 'exact'],
+    ['tx (the signed fee × tokenRatio)', { gas: 1_618n, tx: TRANSFER }, 'exact'],
   ] as const)('default: %s: the L1 fee and operator fee of TestTotalRollupCostFunc, named MNT', (_, query, basis) => {
     const cost = transactionCost(window, levels, query, chain)
     expect(cost).toMatchObject({

@@ -4,7 +4,7 @@
 import { parseTransaction, serializeTransaction, toHex, type Hex, type TransactionSerializable } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { InvalidQueryError } from '@/lib/core/contract/errors'
-import { scrollPlaceholderSigned } from '@/lib/core/fee-math/scroll-signed'
+import { placeholderSigned } from '@/lib/core/fee-math/placeholder-signed'
 
 const SCROLL = 534352
 const to = '0x687b50a70d33d71f9a82dd330b8c091e4d772508'
@@ -47,10 +47,10 @@ const transactions: [string, TransactionSerializable][] = [
   ],
 ]
 
-describe('scrollPlaceholderSigned', () => {
+describe('placeholderSigned', () => {
   test.each(transactions)('default: %s: viem reads back the same transaction, signed', (_, tx) => {
     const unsigned = serializeTransaction(tx)
-    const signed = parseTransaction(toHex(scrollPlaceholderSigned(unsigned)))
+    const signed = parseTransaction(toHex(placeholderSigned(unsigned)))
     const { r, s, v, yParity, ...fields } = signed
     expect(fields).toEqual(parseTransaction(unsigned))
     expect([r, s, yParity].every((x) => x !== undefined)).toBe(true)
@@ -60,22 +60,22 @@ describe('scrollPlaceholderSigned', () => {
 
   test.each(transactions)('behavior: %s: r and s are 32 bytes each, a valid signature, the same for the same transaction', (_, tx) => {
     const unsigned = serializeTransaction(tx)
-    const signed = parseTransaction(toHex(scrollPlaceholderSigned(unsigned)))
+    const signed = parseTransaction(toHex(placeholderSigned(unsigned)))
     expect(signed.r).toMatch(/^0x(?!00)[0-9a-f]{64}$/)
     expect(signed.s).toMatch(/^0x(?!00)[0-9a-f]{64}$/)
     expect(BigInt(signed.s!) <= HALF_N).toBe(true)
-    expect(scrollPlaceholderSigned(unsigned)).toEqual(scrollPlaceholderSigned(unsigned))
+    expect(placeholderSigned(unsigned)).toEqual(placeholderSigned(unsigned))
   })
 
   test.each(transactions)('behavior: %s: as long as with a real signature (32-byte r and s)', (_, tx) => {
     const real =
       tx.type === 'legacy' ? { r: key, s: key, v: tx.chainId ? BigInt(tx.chainId) * 2n + 35n : 27n } : { r: key, s: key, yParity: 0 }
-    expect(toHex(scrollPlaceholderSigned(serializeTransaction(tx)))).toHaveLength(serializeTransaction(tx, real).length)
+    expect(toHex(placeholderSigned(serializeTransaction(tx)))).toHaveLength(serializeTransaction(tx, real).length)
   })
 
   test('behavior: another transaction, another signature (high-entropy bytes, not a constant)', () => {
-    const a = parseTransaction(toHex(scrollPlaceholderSigned(serializeTransaction({ ...transactions[3]![1], nonce: 1 }))))
-    const b = parseTransaction(toHex(scrollPlaceholderSigned(serializeTransaction({ ...transactions[3]![1], nonce: 2 }))))
+    const a = parseTransaction(toHex(placeholderSigned(serializeTransaction({ ...transactions[3]![1], nonce: 1 }))))
+    const b = parseTransaction(toHex(placeholderSigned(serializeTransaction({ ...transactions[3]![1], nonce: 2 }))))
     expect(a.r).not.toBe(b.r)
     expect(a.s).not.toBe(b.s)
     expect(a.r).not.toBe(a.s)
@@ -99,10 +99,10 @@ describe('scrollPlaceholderSigned', () => {
     ['a list of the wrong length', '0x02c3010203' as Hex, /has 9 fields, this has 3/],
     ['a legacy list of the wrong length', '0xc3010203' as Hex, /6 or 9 fields, this has 3/],
   ])('error: %s', (_, hex, message) => {
-    expect(() => scrollPlaceholderSigned(hex)).toThrow(InvalidQueryError)
-    expect(() => scrollPlaceholderSigned(hex)).toThrow(message)
+    expect(() => placeholderSigned(hex)).toThrow(InvalidQueryError)
+    expect(() => placeholderSigned(hex)).toThrow(message)
     try {
-      scrollPlaceholderSigned(hex)
+      placeholderSigned(hex)
     } catch (e) {
       expect((e as InvalidQueryError).parameter).toBe('tx')
     }

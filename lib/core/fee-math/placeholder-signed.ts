@@ -2,13 +2,10 @@ import { keccak_256 } from '@noble/hashes/sha3'
 import { InvalidQueryError } from '../contract/errors'
 
 /**
- * The signed form of an unsigned transaction, for Scroll's Galileo fee, which is charged on the zstd size of the
- * signed EIP-2718 bytes (scroll-tech/reth crates/scroll/alloy/evm/src/tx/compression.rs compute_compressed_size).
- * Pure: a minimal RLP reader and writer, no signing key.
- *
- * Why not l2geth's placeholder (scroll-tech/go-ethereum rollup/fees/rollup_fee.go EstimateL1DataFeeForMessage signs
- * with r = s = 0xff…ff): zstd squeezes 64 equal bytes to a few, so that estimate counts fewer bytes than any real
- * transaction pays for. A real signature is 64 bytes that compress not at all, and so is this one.
+ * The signed form of an unsigned transaction, for L1 fees charged on the signed EIP-2718 bytes' compressed size (Scroll:
+ * zstd, scroll-tech/reth compression.rs; OP-stack and Mantle: FastLZ, specs protocol/fjord/exec-engine.md), with a
+ * placeholder signature of 64 high-entropy bytes that compress no better than a real one (l2geth's 0xff…ff ones, in
+ * rollup_fee.go EstimateL1DataFeeForMessage, squeeze to a few and undercount). Pure: a minimal RLP reader and writer.
  */
 
 /** Items of each unsigned typed transaction's RLP list (EIP-2930, EIP-1559, EIP-7702): the signature adds three. */
@@ -34,14 +31,14 @@ const notATransaction = (problem: string) =>
  * @param unsignedTx the unsigned serialized transaction, 0x hex
  * @returns the signed transaction's bytes, as the chain stores and compresses them
  * @throws InvalidQueryError ('tx') when the hex is not an unsigned transaction of those types
- * @example scrollPlaceholderSigned(serializeTransaction({ chainId: 534352, to, value: 1n, maxFeePerGas: 1n })) // 0x02 ‖ rlp([…, yParity, r, s])
+ * @example placeholderSigned(serializeTransaction({ chainId: 8453, to, value: 1n, maxFeePerGas: 1n })) // 0x02 ‖ rlp([…, yParity, r, s])
  */
-export function scrollPlaceholderSigned(unsignedTx: `0x${string}`): Uint8Array {
+export function placeholderSigned(unsignedTx: `0x${string}`): Uint8Array {
   if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(unsignedTx)) throw notATransaction('not 0x hex of whole bytes')
   const tx = hexToBytes(unsignedTx)
   const type = tx[0]!
   if (type >= 0x80) return signLegacy(tx) // EIP-2718: a type is below 0x80, a legacy transaction an RLP list
-  if (type === 0x03) throw new InvalidQueryError('tx', 'is a blob (EIP-4844) transaction: Scroll takes none.')
+  if (type === 0x03) throw new InvalidQueryError('tx', 'is a blob (EIP-4844) transaction: rollups take none.')
   const fields = TYPED_FIELDS[type]
   if (fields === undefined) throw notATransaction(`unknown type 0x${type.toString(16).padStart(2, '0')}`)
   const items = readList(tx, 1)
