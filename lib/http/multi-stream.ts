@@ -10,7 +10,7 @@ import { processSingleton } from '../runtime/process-singleton'
 import { errorStatus } from './error-answers'
 import { multiChainHandler } from './multi-chain'
 import { withChainId } from './sse-events'
-import { openingState, SSE_HEADERS } from './stream'
+import { openingState, releasedOnAbort, SSE_HEADERS } from './stream'
 import { hubOf, join, stop, type Drive, type Subscriber } from './stream-hub'
 import type { State } from './stream-state'
 
@@ -84,7 +84,7 @@ export function heartbeatOnce(
 
 /** GET /v1/stream. A chain that cannot stream (unsupported, no EIP-1559) gets its `error` event once; the others stream. */
 export const multiStreamGET = multiChainHandler('multiStream', async (chainIds, { key, request }) => {
-  const release = await takeSlotsPerChain(key, chainIds.length)
+  const release = releasedOnAbort(request.signal, await takeSlotsPerChain(key, chainIds.length))
   try {
     // each chain's current answer (the hub's event while it is current), the cold windows read in parallel
     const firsts = await Promise.all(chainIds.map(openingState))
@@ -166,7 +166,8 @@ function openMultiStream(request: Request, chainIds: number[], firsts: First[], 
         closeAll?.('client')
       },
     },
-    { highWaterMark: env.STREAM_BUFFER_BYTES, size: (chunk) => chunk.byteLength },
+    // a buffer per chain named, as a slot: the opening (every chain's event at once) fits, as each chain's stream's does
+    { highWaterMark: env.STREAM_BUFFER_BYTES * chainIds.length, size: (chunk) => chunk.byteLength },
   )
   return new Response(stream, { status: 200, headers: { ...SSE_HEADERS } })
 }

@@ -30,7 +30,7 @@ export function streamGET(request: Request, context: RouteContext): Promise<Resp
     if (!getChain(chainId)) throw new UnsupportedChainError(chainId)
     const env = getServerEnv()
     // the caller's own slots, the keyless tier's total and this instance's (429 or 503 when one is full)
-    const release = await takeStreamSlots(key, isKeyless(key))
+    const release = releasedOnAbort(request.signal, await takeStreamSlots(key, isKeyless(key)))
     try {
       return openStream(request, chainId, key, await firstState(chainId), env, release)
     } catch (err) {
@@ -38,6 +38,20 @@ export function streamGET(request: Request, context: RouteContext): Promise<Resp
       throw err
     }
   })
+}
+
+/** `release`, once: at the client's abort, also while the stream's first state is still read (up to RPC_TIMEOUT_MS). */
+export function releasedOnAbort(signal: AbortSignal, release: () => void): () => void {
+  let done = false
+  const once = () => {
+    if (done) return
+    done = true
+    signal.removeEventListener('abort', once)
+    release()
+  }
+  if (signal.aborted) once()
+  else signal.addEventListener('abort', once, { once: true })
+  return once
 }
 
 /**

@@ -23,6 +23,8 @@ const PLAIN: [string, string] = ['multi-plain', 'multi-plain-secret-0123456789']
 const LIMITED: [string, string] = ['multi-limited', 'ten-units-an-hour-0123456789']
 const OTHER: [string, string] = ['multi-other', 'multi-other-secret-0123456789']
 const PER_KEY_STREAMS = 5
+/** STREAM_BUFFER_BYTES: one chain's event fits it, two chains' openings together do not (checked where it matters). */
+const STREAM_BUFFER = 13_000
 const ALL_STREAMS = 8
 const DAPP = 'https://dapp.example'
 const METRICS_TOKEN = 'multi-chain-metrics-token-0123456789'
@@ -67,6 +69,7 @@ beforeAll(async () => {
       MAX_HEAD_AGE_SECONDS: '0',
       STREAM_MAX_PER_KEY: String(PER_KEY_STREAMS),
       STREAM_MAX_TOTAL: String(ALL_STREAMS),
+      STREAM_BUFFER_BYTES: String(STREAM_BUFFER),
       [`RPC_URL_${LIVE}`]: liveProxy.url,
       [`RPC_URL_${FAKE}`]: fakeProxy.url,
       [`RPC_URL_${LEGACY}`]: ctx().legacyNodeUrl,
@@ -349,6 +352,54 @@ describe('GET /v1/stream', () => {
         return again.status === 200 ? true : undefined
       }, 'the slots of a closed multi-chain stream freed')
       one.close()
+    },
+  )
+
+  test("behavior: a stream of two chains opens with both chains' events, more than one buffer (a buffer per chain named)", async () => {
+    const s = await stream(`?chainIds=${LIVE},${FAKE}`)
+    expect(s.status).toBe(200)
+    const sizes = [
+      Buffer.byteLength((await s.next(feesOf(LIVE), 15_000)).data),
+      Buffer.byteLength((await s.next(feesOf(FAKE), 15_000)).data),
+    ]
+    // the case that mattered: each chain's event fits a buffer, the two together do not
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(STREAM_BUFFER)
+    expect(sizes[0]! + sizes[1]!).toBeGreaterThan(STREAM_BUFFER)
+    s.close()
+  })
+
+  test(
+    "behavior: a client that leaves while its chains' first states are read gives their slots back then, not when the read ends",
+    { timeout: 60_000 },
+    async () => {
+      await eventually(async () => ((await streamsOpen()) === 0 ? true : undefined), 'no stream open')
+      const allSlots = `?chainIds=${[LIVE, FAKE, DOWN, LEGACY, UNLISTED].join(',')}`
+      const head = () =>
+        fetch(`${service.url}/v1/stream${allSlots}`, { method: 'HEAD', headers: { authorization: basic(PLAIN) } }).then((r) => r.status)
+      // a try tells only when the stream was still opening at its abort (no status line yet) and the HEAD came back
+      // before the hanging chain's read could end (RPC_TIMEOUT_MS, 1 s, after the open); otherwise it is tried again
+      const status = await eventually(
+        async () => {
+          const started = Date.now()
+          const abort = new AbortController()
+          const opening = fetch(`${service.url}/v1/stream?chainIds=${LIVE},${HANGING[3]}`, {
+            headers: { authorization: basic(PLAIN) },
+            signal: abort.signal,
+          }).then(
+            (r) => r.status,
+            () => 'aborted',
+          )
+          await new Promise((r) => setTimeout(r, 100))
+          abort.abort()
+          if ((await opening) !== 'aborted') return undefined
+          const answer = await head()
+          return Date.now() - started < 800 ? answer : undefined
+        },
+        'a try that tells',
+        30_000,
+        1_500,
+      )
+      expect(status).toBe(200)
     },
   )
 })
