@@ -30,7 +30,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         </a>
         <header className="border-b border-slate-200 dark:border-slate-800">
           <nav aria-label="Main" className="mx-auto flex max-w-5xl items-center gap-3 px-4 py-3">
-            <Link href="/" className="flex items-center gap-2 font-semibold">
+            <Link href="/" prefetch={false} className="flex items-center gap-2 font-semibold">
               {/* eslint-disable-next-line @next/next/no-img-element */}
               <img src="/assets/icon.svg" alt="" width={24} height={24} />
               Gas API

@@ -58,12 +58,20 @@ export function parseFeesEvent(data: string, blockIntervalMs: number, receivedAt
   }
 }
 
+/** Per fetcher (the page's one), the chains whose GET blobFees answered 400 (no blobs there): not asked again. */
+const withoutBlobs = new WeakMap<typeof fetchApi, Set<number>>()
+
 /**
- * GET blobFees of a chain, or undefined where there are none: a 400 (a chain without blobs) or any
+ * GET blobFees of a chain, or undefined where there are none: a 400 (a chain without blobs, not asked again) or any
  * other failure, which leaves the rest of the view as it is (the blob panel is the only part missing).
  */
-async function loadBlobFees(path: string, fetcher: typeof fetchApi) {
-  return fetcher(path, BlobFeesSchema).catch(() => undefined)
+async function loadBlobFees(chainId: number, fetcher: typeof fetchApi) {
+  const known = withoutBlobs.get(fetcher) ?? withoutBlobs.set(fetcher, new Set()).get(fetcher)!
+  if (known.has(chainId)) return undefined
+  return fetcher(`/networks/${chainId}/blobFees`, BlobFeesSchema).catch((err: unknown) => {
+    if (err instanceof ApiError && err.status === 400) known.add(chainId)
+    return undefined
+  })
 }
 
 /** Times loadChain reads the five endpoints again when their answers speak of different blocks. */
@@ -77,7 +85,7 @@ export const SAME_BLOCK_TRIES = 3
 export async function loadChain(chainId: number, fetcher: typeof fetchApi = fetchApi): Promise<ChainData> {
   const base = `/networks/${chainId}`
   for (let attempt = 1; ; attempt++) {
-    const blob = loadBlobFees(`${base}/blobFees`, fetcher)
+    const blob = loadBlobFees(chainId, fetcher)
     const [fees, p50, busy, history, forecast] = await Promise.all([
       fetcher(`${base}/suggestedGasFees`, SuggestedGasFeesSchema),
       fetcher(`${base}/baseFeePercentile`, BaseFeePercentileSchema),

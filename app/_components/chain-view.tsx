@@ -234,7 +234,8 @@ function StatusLine({ data, error, now }: { data?: ChainData; error?: unknown; n
   const warn = data.freshness.stale || error || behind
   return (
     <div className="mt-2 space-y-2">
-      <p className="text-sm" aria-live="polite">
+      {/* only the state is a live region: the block and the age change every block and every second */}
+      <p className="text-sm">
         Block{' '}
         <span data-testid="block-number" className="font-mono">
           {data.freshness.blockNumber}
@@ -242,6 +243,7 @@ function StatusLine({ data, error, now }: { data?: ChainData; error?: unknown; n
         · data <span data-testid="data-age">{formatAge(age)}</span> old ·{' '}
         <span
           data-testid="live-state"
+          aria-live="polite"
           className={warn ? 'font-semibold text-red-800 dark:text-red-300' : 'text-emerald-800 dark:text-emerald-300'}
         >
           {data.freshness.stale ? 'stale' : error ? 'refresh failing' : behind ? 'not updating' : 'live'}

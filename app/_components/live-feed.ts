@@ -62,6 +62,15 @@ export function subscribeChainFeed(chainId: number, next: Next, deps: LiveFeedDe
   // the stream does not say the block interval: the last one the service told (a polled answer's header)
   let intervalMs = DEFAULT_BLOCK_INTERVAL_MS
 
+  // the block shown, and when its data arrived: the same block again (marked stale now) keeps its age counting
+  let shown: ChainData['freshness'] | undefined
+  function show(data: ChainData): void {
+    const same = shown?.blockNumber === data.freshness.blockNumber
+    const freshness = same ? { ...data.freshness, receivedAt: shown!.receivedAt, ageAtFetch: shown!.ageAtFetch } : data.freshness
+    shown = freshness
+    next(null, same ? { ...data, freshness } : data)
+  }
+
   function openStream(): void {
     retryTimer = undefined
     if (ended) return
@@ -76,7 +85,7 @@ export function subscribeChainFeed(chainId: number, next: Next, deps: LiveFeedDe
       stopPolling()
       const data = parseFeesEvent((event as MessageEvent).data as string, intervalMs, deps.now())
       if (data instanceof ApiError) next(data)
-      else next(null, data)
+      else show(data)
     })
     es.addEventListener('error', (event) => {
       if (source !== es) return
@@ -118,7 +127,7 @@ export function subscribeChainFeed(chainId: number, next: Next, deps: LiveFeedDe
       const data = await deps.load(chainId)
       if (polling !== loop) return
       intervalMs = data.freshness.blockIntervalMs
-      next(null, data)
+      show(data)
       delay = clamp(intervalMs, 1_000, 60_000)
     } catch (err) {
       if (polling !== loop) return

@@ -46,6 +46,8 @@ function OverviewTable({ chains }: { chains: ChainSummary[] }) {
         const error = answer && 'error' in answer ? answer.error : callError
         const isPending = answers === undefined && callError === null
         const age = data ? data.freshness.ageAtFetch + (now - data.freshness.receivedAt) / 1000 : 0
+        // as the chain view: numbers older than three blocks (10 s at least) are said to be, whatever the reason
+        const behind = data !== undefined && age > Math.max(10, (3 * data.freshness.blockIntervalMs) / 1000)
         return (
           <li key={chain.id} data-testid={`chain-${chain.id}`}>
             <Link
@@ -78,9 +80,12 @@ function OverviewTable({ chains }: { chains: ChainSummary[] }) {
                       {formatPercent(data.data.networkCongestion)}
                     </dd>
                   </div>
-                  <p className="col-span-3 text-xs text-slate-600 dark:text-slate-400">
+                  <p
+                    data-testid="card-state"
+                    className={`col-span-3 text-xs ${data.freshness.stale || error || behind ? 'font-semibold text-red-800 dark:text-red-300' : 'text-slate-600 dark:text-slate-400'}`}
+                  >
                     Block {data.freshness.blockNumber} · {formatAge(age)} old{data.freshness.stale ? ' · stale' : ''}
-                    {error ? ' · refresh failing' : ''}
+                    {error ? ' · refresh failing' : behind ? ' · not updating' : ''}
                   </p>
                 </dl>
               ) : isPending ? (

@@ -1,4 +1,5 @@
 'use client'
+import { useState } from 'react'
 import useSWR from 'swr'
 import { TransactionCostSchema, type TransactionCostBody } from '@/lib/core/contract/schemas'
 import { fetchApi } from './api-client'
@@ -21,14 +22,18 @@ async function loadActionCosts(chainId: number): Promise<Record<ActionKey, Trans
  * undefined elsewhere (gas × the fees the page shows is then the whole cost) and while loading.
  */
 export function useActionCosts(chainId: number): Record<ActionKey, TransactionCostBody> | undefined {
+  const [refreshMs, setRefreshMs] = useState(0)
   const { data } = useSWR(['action-costs', chainId], () => loadActionCosts(chainId), {
     // re-read while the answers hold more than gas, or lack a fee the chain charges (null: its parameters did not
-    // answer yet, or the service does not compute it), so a chain that was gas-only at first is not left so
-    refreshInterval: (latest) => (latest && Object.values(latest).some(shownWhole) ? REFRESH_MS : 0),
+    // answer yet, or the service does not compute it). A number set on each answer, not SWR's function form: SWR
+    // restarts its timer whenever that option changes, and the page renders every second (the data's age)
+    refreshInterval: refreshMs,
+    onSuccess: (answers) => setRefreshMs(Object.values(answers).some(shownWhole) ? REFRESH_MS : 0),
     revalidateOnFocus: false,
     keepPreviousData: true,
   })
-  return data && Object.values(data).some(shownWhole) ? data : undefined
+  const whole = data !== undefined && Object.values(data).some(shownWhole)
+  return whole ? data : undefined
 }
 
 /** An answer the panel shows whole: more than gas × the fees, or one that says what it leaves out (l1DataFee null). */

@@ -39,4 +39,15 @@ test.describe('costs panel on an OP-stack chain (8453)', () => {
       .locator('xpath=ancestor::section')
       .screenshot({ path: `${SHOTS}/l2-costs-8453.png` })
   })
+
+  test('the panel reads the whole costs again every L1 slot (12 s), however often the page renders meanwhile', async ({ page }) => {
+    const asked: number[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/transactionCost?')) asked.push(Date.now())
+    })
+    await page.goto('/networks/8453')
+    await expect(page.getByTestId('cost-transfer')).toHaveAttribute('data-l1', /^[1-9][0-9]*$/)
+    // three actions a round: a second round within a slot and a wide margin (the age on the page renders every second)
+    await expect.poll(() => asked.length, { timeout: 45_000 }).toBeGreaterThanOrEqual(6)
+  })
 })

@@ -35,3 +35,14 @@ test('the overview lists every configured chain from one multi-chain call and li
   await expect(page).toHaveURL(/\/networks\/31337$/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Anvil')
 })
+
+test("a card whose refresh stops answering says its numbers are not updating, in the chain view's words", async ({ page }) => {
+  await page.goto('/')
+  const card = page.getByTestId('chain-31337')
+  await expect(card.getByTestId('medium-max-fee')).toBeVisible()
+  await expect(card.getByTestId('card-state')).not.toContainText('not updating')
+  // from now on every refresh hangs: no answer and no error, only time passing
+  await page.route('**/v1/suggestedGasFees**', () => {})
+  // three block intervals, 10 s at least, and a margin
+  await expect(card.getByTestId('card-state')).toContainText('not updating', { timeout: 30_000 })
+})

@@ -197,11 +197,19 @@ describe('loadChain', () => {
     }
   })
 
-  test('behavior: a chain without blobs (blobFees 400) has no blob fees and the rest as ever', async () => {
+  test('behavior: a chain without blobs (blobFees 400) has no blob fees and the rest as ever; its blobFees is not asked again', async () => {
     const { fetcher } = fakeFetcher(() => 100)
-    const data = await loadChain(1, fetcher)
+    const asked: string[] = []
+    const counting = ((path: string, schema: unknown) => {
+      asked.push(path)
+      return (fetcher as (p: string, s: unknown) => unknown)(path, schema)
+    }) as unknown as typeof fetchApi
+    const data = await loadChain(1, counting)
     expect(data).not.toHaveProperty('blobFees')
     expect(data.fees).toEqual(FEES)
+    await loadChain(1, counting)
+    expect(asked.filter((p) => p.endsWith('/blobFees'))).toEqual(['/networks/1/blobFees'])
+    expect(asked.filter((p) => p.endsWith('/suggestedGasFees'))).toHaveLength(2)
   })
 
   test('error: a failed read is passed on', async () => {

@@ -77,6 +77,7 @@ let streams: FakeEventSource[]
 let load: ReturnType<typeof vi.fn<(chainId: number) => Promise<ChainData>>>
 let next: ReturnType<typeof vi.fn<(error: unknown, data?: ChainData) => void>>
 let block: number
+let nowMs: number
 
 function start() {
   return subscribeChainFeed(7, next, {
@@ -86,7 +87,7 @@ function start() {
       return s
     },
     load,
-    now: () => 42,
+    now: () => nowMs,
   })
 }
 const latest = () => streams.at(-1)!
@@ -97,6 +98,7 @@ beforeEach(() => {
   vi.useFakeTimers()
   streams = []
   block = 100
+  nowMs = 42
   load = vi.fn(async () => polled(++block))
   next = vi.fn()
 })
@@ -115,6 +117,18 @@ describe('subscribeChainFeed', () => {
     expect(lastData()).toMatchObject({ source: 'stream', freshness: { blockNumber: 501, stale: true, receivedAt: 42 } })
     expect(load).not.toHaveBeenCalled()
     expect(streams).toHaveLength(1)
+  })
+
+  test('behavior: the same block again, now marked stale, keeps the age it had: the age keeps counting', () => {
+    start()
+    latest().open()
+    latest().send('fees', eventData(500))
+    nowMs = 6_042
+    latest().send('fees', eventData(500, true))
+    expect(lastData()).toMatchObject({ freshness: { blockNumber: 500, stale: true, receivedAt: 42 } })
+    nowMs = 8_042
+    latest().send('fees', eventData(501))
+    expect(lastData()).toMatchObject({ freshness: { blockNumber: 501, stale: false, receivedAt: 8_042 } })
   })
 
   test('behavior: an `event: error` is the upstream failing: an error with its status, no polling', async () => {
