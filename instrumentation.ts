@@ -12,6 +12,7 @@ export async function register() {
   const { onVercelPlatform } = await import('./lib/auth/client-address')
   const { installPeerStamp } = await import('./lib/runtime/peer-stamp')
   const { widenListenBacklog } = await import('./lib/runtime/listen-backlog')
+  const { endAllStreams } = await import('./lib/http/stream-hub')
   try {
     const env = getServerEnv()
     const clash = await checkCredentialNames(env.API_KEYS, env.PUBLIC_API_KEYS)
@@ -20,6 +21,8 @@ export async function register() {
       installPeerStamp()
       // a burst of opens waits in the server's queue, not in clients' connect retries
       widenListenBacklog()
+      // Next's graceful close waits for open responses: the streams end at once and their clients reconnect
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, endAllStreams)
     }
     const line = startupAddressLine(env)
     if (line.refuse) throw Object.assign(new Error(line.msg), { name: 'ConfigError' })

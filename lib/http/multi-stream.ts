@@ -11,7 +11,7 @@ import { errorStatus } from './error-answers'
 import { multiChainHandler } from './multi-chain'
 import { withChainId } from './sse-events'
 import { openingState, releasedOnAbort, SSE_HEADERS } from './stream'
-import { hubOf, join, stop, type Drive, type Subscriber } from './stream-hub'
+import { hubOf, join, stop, type CloseReason, type Drive, type Subscriber } from './stream-hub'
 import type { State } from './stream-state'
 
 /**
@@ -114,14 +114,14 @@ export const multiStreamHEAD = multiChainHandler('multiStream', async (chainIds,
 function openMultiStream(request: Request, chainIds: number[], firsts: First[], key: string, release: () => void): Response {
   const drive = AsyncLocalStorage.snapshot() as Drive
   const env = getServerEnv()
-  let closeAll: ((reason: 'client' | 'duration' | 'slow') => void) | undefined
+  let closeAll: ((reason: CloseReason) => void) | undefined
   // Next passes the client's disconnect to the stream as cancel()
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         const joined: { hub: ReturnType<typeof hubOf>; sub: Subscriber }[] = []
         let closed = false
-        const close = (reason: 'client' | 'duration' | 'slow') => {
+        const close = (reason: CloseReason) => {
           if (closed) return
           closed = true
           for (const { hub, sub } of joined) {
@@ -133,7 +133,7 @@ function openMultiStream(request: Request, chainIds: number[], firsts: First[], 
           release()
           try {
             if (reason === 'slow') controller.error(new Error('The client reads too slowly.'))
-            else if (reason === 'duration') controller.close()
+            else if (reason === 'duration' || reason === 'shutdown') controller.close()
           } catch {
             // already closed by the client
           }

@@ -16,6 +16,9 @@ const encoder = new TextEncoder()
 /** Runs a function in the async context of the request it was captured in (Next's request stores: unstable_cache, after()). */
 export type Drive = <R>(fn: () => R) => R
 
+/** Why a stream ended: the client left, STREAM_MAX_SECONDS, too slow a reader, or the process shutting down. */
+export type CloseReason = 'client' | 'duration' | 'slow' | 'shutdown'
+
 export type Subscriber = {
   key: string
   controller: ReadableStreamDefaultController<Uint8Array>
@@ -28,7 +31,7 @@ export type Subscriber = {
   sentFees?: { block: number; piece?: string; stale: boolean }
   inError: boolean
   closed: boolean
-  close(reason: 'client' | 'duration' | 'slow'): void
+  close(reason: CloseReason): void
 }
 
 export type Hub = {
@@ -239,6 +242,14 @@ export function hubOf(chainId: number): Hub {
 
 /** The chain's hub when one is running (no hub is started). */
 export const runningHub = (chainId: number): Hub | undefined => hubs.get(chainId)
+
+/**
+ * Ends every open stream as STREAM_MAX_SECONDS does (the clients reconnect, to the instance that replaces this one):
+ * at SIGTERM, so that `next start`'s graceful close, which waits for open responses, does not wait out every stream.
+ */
+export function endAllStreams(): void {
+  for (const hub of [...hubs.values()]) for (const sub of [...hub.subscribers]) sub.close('shutdown')
+}
 
 /**
  * Adds a subscriber to its hub and sends its opening state (after `before`, in one chunk): the hub's last event

@@ -110,7 +110,7 @@ function openStream(
             count('gas_api_stream_closed_total', { chain: chainId, reason })
             try {
               if (reason === 'slow') controller.error(new Error('The client reads too slowly.'))
-              else if (reason === 'duration') controller.close()
+              else if (reason === 'duration' || reason === 'shutdown') controller.close()
             } catch {
               // already closed by the client
             }

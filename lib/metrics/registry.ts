@@ -28,7 +28,7 @@ const COUNTERS = {
     labels: ['chain', 'event'],
   },
   gas_api_stream_closed_total: {
-    help: 'Streams ended, by chain and reason: client (it went away), duration (STREAM_MAX_SECONDS reached), slow (dropped: more than STREAM_BUFFER_BYTES waited for it).',
+    help: 'Streams ended, by chain and reason: client (it went away), duration (STREAM_MAX_SECONDS reached), slow (dropped: more than STREAM_BUFFER_BYTES waited for it), shutdown (the process got SIGTERM or SIGINT).',
     labels: ['chain', 'reason'],
   },
 } as const

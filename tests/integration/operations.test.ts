@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { freePort } from '@/scripts/devnet/anvil'
 import { startService, type Service } from '@/scripts/devnet/service'
+import { openSse } from '@/scripts/stream/sse-client'
 import { startFakeRpc, type FakeRpc } from '../support/fake-rpc'
 import { chainOf } from '../support/family-chains'
 import { api, basic, ctx, eventually } from './helpers'
@@ -246,4 +247,34 @@ describe('configuration refused at start', () => {
     expect(line).toContain(says)
     for (const s of secrets) expect(output).not.toContain(s)
   })
+})
+
+describe('shutdown', () => {
+  test('behavior: at SIGTERM every open stream ends at once and the process exits, not after STREAM_MAX_SECONDS', async () => {
+    const own = await startFakeRpc({ chainId: CHAIN, ...chain() })
+    const service = await startService({
+      env: {
+        API_KEYS: CRED.join(':'),
+        USE_PUBLIC_RPCS: 'false',
+        REQUEST_LOG: 'false',
+        MAX_HEAD_AGE_SECONDS: '0',
+        [`RPC_URL_${CHAIN}`]: own.url,
+      },
+    })
+    try {
+      const stream = await openSse(`${service.url}/networks/${CHAIN}/stream`, { authorization: basic(CRED) })
+      expect(stream.status).toBe(200)
+      await stream.next((e) => e.event === 'fees', 15_000)
+      const exited = new Promise<number | null>((resolve) => service.process.once('exit', (code) => resolve(code)))
+      service.process.kill('SIGTERM')
+      // STREAM_MAX_SECONDS is 280 s by default: both well before it
+      const within = <T>(p: Promise<T>, what: string) =>
+        Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} after 30 s`)), 30_000))])
+      await within(stream.ended, 'the stream still open')
+      await within(exited, 'the process still running')
+    } finally {
+      await service.stop().catch(() => {})
+      await own.close()
+    }
+  }, 90_000)
 })
