@@ -281,6 +281,49 @@ describe('nextRead: one read per new block, soon after it lands', () => {
     expect(earlier.at).toBe(EPOCH + 2_000 + 900)
   })
 
+  test('behavior: a chain started anew under a settled phase (lower heads, later timestamps) is read once per block again, not twice', () => {
+    const before = steadyChain({ epochMs: EPOCH, stepMs: 2_000, delayMs: [300, 340], seed: 5 })
+    const first = simulate(before, { startMs: before.arrivalMs(3) + 333, untilMs: EPOCH + 400 * 2_000, intervalMs: 2_000, seed: 6 })
+    // the same node 10 s after the old chain's block 400, from block 0 again (its genesis at the restart)
+    const restartMs = EPOCH + 400 * 2_000 + 10_000
+    const after = steadyChain({ epochMs: restartMs, stepMs: 2_000, delayMs: [300, 340], seed: 7 })
+    let phase: ReadPhase | undefined = undefined
+    let previousHead: number | undefined
+    for (const r of first) {
+      phase = nextRead(
+        phase,
+        {
+          startedAt: r.startedAt,
+          endedAt: r.endedAt,
+          headNumber: r.head,
+          headTimestampMs: before.timestampMs(r.head),
+          intervalMs: 2_000,
+          previousHead,
+        },
+        BOUNDS,
+      ).phase
+      previousHead = r.head
+    }
+    // the reads after the restart, planned from that phase: 100 blocks of the new chain
+    let at = restartMs + 2_500
+    const reads: { head: number; startedAt: number }[] = []
+    while (at < restartMs + 100 * 2_000) {
+      let head = 0
+      while (after.arrivalMs(head + 1) <= at) head++
+      const plan = nextRead(
+        phase,
+        { startedAt: at, endedAt: at + 10, headNumber: head, headTimestampMs: after.timestampMs(head), intervalMs: 2_000, previousHead },
+        BOUNDS,
+      )
+      reads.push({ head, startedAt: at })
+      phase = plan.phase
+      previousHead = head
+      at = Math.max(plan.at, at + 20)
+    }
+    const late = reads.filter((r) => r.startedAt > restartMs + 40 * 2_000)
+    expect(late.length / new Set(late.map((r) => r.head)).size).toBeLessThan(1.1)
+  })
+
   test('behavior: reads that find no new head back off: 1/16 step, then doubling gaps, never past the next planned read or the ceiling', () => {
     const phase = settledPhase({ loMs: 700 })
     const empty = { headNumber: 10, headTimestampMs: EPOCH, intervalMs: 2_000, previousHead: 10, previousHeadTimestampMs: EPOCH }
