@@ -21,6 +21,9 @@ export function classifyRpcError(err: unknown): UpstreamBadResponseError | Upstr
     return new UpstreamUnavailableError('The upstream node did not answer in time.', { cause })
   }
   if (err instanceof HttpRequestError) {
+    // what the client's fetch refused (./client.ts refuseUnavailable), viem wraps
+    const refused = (err as { cause?: unknown }).cause
+    if (refused instanceof UpstreamUnavailableError) return refused
     const status = err.status
     if (status === undefined) {
       if ((err as { cause?: unknown }).cause instanceof SyntaxError) {

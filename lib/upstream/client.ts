@@ -1,5 +1,7 @@
 import { createClient, http, type Client } from 'viem'
+import { UpstreamUnavailableError } from '../core/contract/errors'
 import { processSingleton } from '../runtime/process-singleton'
+import { classifyRpcError } from './classify-error'
 
 const clients = processSingleton('rpc-clients', () => new Map<string, Client>())
 
@@ -18,13 +20,38 @@ export function getRpcClient(url: string, timeoutMs: number): Client {
         batch: true,
         timeout: timeoutMs,
         retryCount: 0,
-        fetchFn: (input, init) => {
+        fetchFn: async (input, init) => {
           const deadline = AbortSignal.timeout(timeoutMs)
-          return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline })
+          const response = await fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline })
+          await refuseUnavailable(response, init?.body)
+          return response
         },
       }),
     })
     clients.set(id, client)
   }
   return client
+}
+
+/**
+ * A provider's overload or rate limit, as whatever body it comes with: viem reads a non-OK answer that carries one
+ * JSON-RPC error object as that error, and a batch answered by one error object (HTTP 200 or 429) as no answers at all,
+ * so both would end as an unusable response (502). Thrown here, it is the 503 with Retry-After the read's caller gives.
+ * @throws UpstreamUnavailableError for HTTP 429, 502, 503, 504 or a batch's single rate-limit error
+ */
+async function refuseUnavailable(response: Response, body: unknown): Promise<void> {
+  if ([429, 502, 503, 504].includes(response.status))
+    throw new UpstreamUnavailableError(`The upstream node is unavailable (HTTP ${response.status}).`)
+  if (typeof body !== 'string' || !body.startsWith('[') || !response.ok) return
+  const text = await response.clone().text()
+  if (!text.trimStart().startsWith('{')) return
+  let error: { code?: unknown; message?: unknown } | undefined
+  try {
+    error = (JSON.parse(text) as { error?: typeof error }).error
+  } catch {
+    return // viem says what is wrong with it
+  }
+  const classified =
+    typeof error?.code === 'number' ? classifyRpcError(Object.assign(new Error(String(error.message)), { code: error.code })) : undefined
+  if (classified instanceof UpstreamUnavailableError) throw classified
 }

@@ -27,6 +27,9 @@ export type FakeMode =
   | 'reorg' // the head is 70 blocks further back than the data the node served before
   | 'stall-body' // sends 200 headers and the first byte of the body, then nothing
   | 'rate-limited' // answers every call with JSON-RPC error -32005 (limit exceeded)
+  | 'http429-json' // HTTP 429 with one JSON-RPC error object, code 429 (Alchemy's rate limit)
+  | 'batch-error' // HTTP 200 with one JSON-RPC error object, -32005, for the whole batch (Infura's daily limit)
+  | 'http503-json-garbage' // HTTP 503 whose content-type says JSON and whose body is not
   | 'short-history' // eth_feeHistory serves only the newest 100 blocks, for 'latest' or any older newest block
   | 'doubled' // every base fee doubled: a consistent chain, but not the one it served before
   | 'slow' // answers correctly, after 1 s
@@ -281,6 +284,16 @@ export async function startFakeRpc(
     }
     if (state.mode === 'http500') {
       res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error')
+      return
+    }
+    if (state.mode === 'http429-json' || state.mode === 'batch-error') {
+      const [status, code] = state.mode === 'http429-json' ? [429, 429] : [200, -32005]
+      const error = { jsonrpc: '2.0', id: null, error: { code, message: 'Your app has exceeded its compute units per second capacity' } }
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(error))
+      return
+    }
+    if (state.mode === 'http503-json-garbage') {
+      res.writeHead(503, { 'content-type': 'application/json' }).end('<html>503 Service Temporarily Unavailable</html>')
       return
     }
     if (state.mode === 'garbage') {

@@ -272,6 +272,17 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
     expect(err.message).toMatch(/-32005/)
   })
 
+  test.each([
+    ['HTTP 429 with one JSON-RPC error object (Alchemy)', 'http429-json', /HTTP 429/],
+    ['HTTP 200 with one error object for the whole batch, -32005 (Infura)', 'batch-error', /-32005/],
+    ['HTTP 503 whose JSON body is not JSON', 'http503-json-garbage', /HTTP 503/],
+  ] as const)("error: a provider's %s is unavailability (503), not garbage (502)", async (_, mode, says) => {
+    const s = await fake(mode)
+    const err = await read([s.url]).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamUnavailableError)
+    expect(err.message).toMatch(says)
+  })
+
   test('behavior: one node without baseFeePerGas does not condemn the chain when another URL has it', async () => {
     const odd = await fake('no-basefee')
     const good = await fake()
