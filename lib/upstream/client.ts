@@ -34,9 +34,7 @@ export function getRpcClient(url: string, timeoutMs: number): Client {
 }
 
 /**
- * A provider's overload or rate limit, as whatever body it comes with: viem reads a non-OK answer that carries one
- * JSON-RPC error object as that error, and a batch answered by one error object (HTTP 200 or 429) as no answers at all,
- * so both would end as an unusable response (502). Thrown here, it is the 503 with Retry-After the read's caller gives.
+ * A provider's overload or rate limit, whatever its body (viem reads a batch answered by one error object as no answers).
  * @throws UpstreamUnavailableError for HTTP 429, 502, 503, 504 or a batch's single rate-limit error
  */
 async function refuseUnavailable(response: Response, body: unknown): Promise<void> {

@@ -79,10 +79,8 @@ export function nextRead(
   const periodMs = clamp(read.intervalMs)
   const { startedAt: s, endedAt: e, headNumber: h, headTimestampMs: t } = read
   if (read.intervalMs < bounds.minMs || read.intervalMs > bounds.maxMs) return { at: e + periodMs }
-  // a phase that came through JSON from elsewhere and is not whole starts over; so does one of a chain started anew (a
-  // head lower than the phase's but later: a devnet's regenesis), which would read as lagging until it passed the old head
-  if (phase && !wholePhase(phase)) phase = undefined
-  if (phase && read.headNumber < phase.head && read.headTimestampMs > phase.headTimestampMs) phase = undefined
+  // a phase not whole (from JSON elsewhere), or of a chain since started anew (a lower head, later), starts over
+  if (phase && (!wholePhase(phase) || (read.headNumber < phase.head && read.headTimestampMs > phase.headTimestampMs))) phase = undefined
   const mid = (s + e) / 2
   let next: ReadPhase
   let lagging = false
