@@ -9,8 +9,8 @@ import { healthyFirst, markHealthy, markUnhealthy } from './url-health'
 /**
  * Reads a chain's fee window (on a chain whose blocks carry no baseFeePerGas, a `legacy` window of the same
  * calls): one JSON-RPC batch per URL (eth_getBlockByNumber latest + eth_feeHistory, plus eth_chainId the
- * first time an URL is used and the interval anchor block when it is due; a cold read adds the 'finalized'
- * block as its anchor), validated with zod.
+ * first time an URL is used and once a minute after, and the interval anchor block when due; a cold read adds
+ * the 'finalized' block as its anchor), validated with zod.
  */
 export async function readFeeWindow(params: ReadFeeWindowParameters): Promise<FeeWindow> {
   const deadline = Date.now() + params.timeoutMs

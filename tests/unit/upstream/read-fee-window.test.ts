@@ -4,6 +4,7 @@ import { percentileNearestRank } from '@/lib/core/fee-math/statistics'
 import { FeeMarketUnsupportedError, UpstreamBadResponseError, UpstreamUnavailableError } from '@/lib/core/contract/errors'
 import { readFeeWindow } from '@/lib/upstream/read-fee-window'
 import { capFromRefusal } from '@/lib/upstream/fee-history-cap'
+import { CHAIN_ID_RECHECK_MS } from '@/lib/upstream/url-health'
 import { MIN_ANCHOR_DISTANCE, MIN_ANCHOR_SECONDS } from '@/lib/upstream/read-from-url'
 import { RpcFeeHistorySchema } from '@/lib/upstream/schemas'
 import { at } from '../../support/at'
@@ -120,6 +121,26 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
     expect(err.message).not.toContain('127.0.0.1')
     // nor its cause: Next logs a failed revalidation's error with the cause
     expect(JSON.stringify(err.cause ?? {}) + String(err.cause)).not.toContain('127.0.0.1')
+  })
+
+  test('error: a node that starts serving another chain is refused once its chain id is asked again (each minute), not let pass for good', async () => {
+    const s = await fake()
+    expect((await read([s.url])).headNumber).toBe(15_627_931)
+    s.mode = 'wrong-chain'
+    const asked = () => s.calls.filter((m) => m === 'eth_chainId').length
+    const before = asked()
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() })
+    try {
+      // within the minute: the chain id found stands, and is not asked with every read
+      await read([s.url])
+      expect(asked()).toBe(before)
+      vi.setSystemTime(Date.now() + CHAIN_ID_RECHECK_MS)
+      const err = await read([s.url]).catch((e) => e)
+      expect(err).toBeInstanceOf(UpstreamBadResponseError)
+      expect(err.message).toMatch(/serves chain 2/)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   test('error: a node that never answers gives UpstreamUnavailableError when the timeout expires', async () => {
