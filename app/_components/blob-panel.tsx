@@ -52,16 +52,26 @@ export function BlobPanel({ blob }: { blob: BlobFeesBody }) {
       {/* its own horizontal scroll on narrow screens: five columns of gwei do not fit 320 px */}
       <div className="mt-4 max-w-full overflow-x-auto">
         <table className="w-full text-xs sm:text-sm" data-testid="blob-forecast" data-method={blob.forecast.method}>
-          <caption className="text-left font-semibold">
+          <caption className="pb-1 text-left font-semibold">
             Blob base fee forecast{blob.forecast.method === 'bound' ? ' (window too short: the protocol bound)' : ''}
           </caption>
           <thead>
             <tr className="text-left text-slate-600 dark:text-slate-400">
-              <th scope="col">Block</th>
-              <th scope="col">p50</th>
-              <th scope="col">p90</th>
-              <th scope="col">p99</th>
-              <th scope="col">Bound</th>
+              <th scope="col" className="py-1 pr-3">
+                Block
+              </th>
+              <th scope="col" className="py-1 pr-3">
+                p50
+              </th>
+              <th scope="col" className="py-1 pr-3">
+                p90
+              </th>
+              <th scope="col" className="py-1 pr-3">
+                p99
+              </th>
+              <th scope="col" className="py-1 pr-3">
+                Bound
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -69,11 +79,11 @@ export function BlobPanel({ blob }: { blob: BlobFeesBody }) {
               .filter((h) => SHOWN_HORIZONS.includes(h.blocks))
               .map((h) => (
                 <tr key={h.blocks}>
-                  <th scope="row" className="text-left font-normal">
+                  <th scope="row" className="py-1 pr-3 text-left font-normal">
                     +{h.blocks}
                   </th>
                   {COLUMNS.map((c) => (
-                    <td key={c}>
+                    <td key={c} className="py-1 pr-3 whitespace-nowrap">
                       <Gwei value={h[c]} testId={`blob-forecast-${h.blocks}-${c}`} />
                     </td>
                   ))}

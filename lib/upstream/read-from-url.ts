@@ -300,9 +300,16 @@ async function pageOlder(client: Client, first: FeeHistory, p: ReadFeeWindowPara
       joinedFirst === undefined ||
       BigInt(seam) !== BigInt(joinedFirst)
     ) {
-      throw new UpstreamBadResponseError(
-        `The upstream node's eth_feeHistory pages do not join (page ${i + 1} of the window's older blocks ends at block ${page.oldestBlock + n - 1}, the next starts at ${joined.oldestBlock}).`,
-      )
+      const asked = pages[i]!
+      const problem =
+        n === 0
+          ? `page ${i + 1} of the window's older blocks came back empty`
+          : page.oldestBlock + n - 1 !== asked.newest
+            ? `page ${i + 1} of the window's older blocks, asked to end at block ${asked.newest}, came back as blocks ${page.oldestBlock}–${page.oldestBlock + n - 1}`
+            : page.oldestBlock + n !== joined.oldestBlock
+              ? `page ${i + 1} of the window's older blocks ends at block ${page.oldestBlock + n - 1}, the next starts at ${joined.oldestBlock}`
+              : `page ${i + 1} of the window's older blocks and the next disagree on block ${joined.oldestBlock}'s base fee`
+      throw new UpstreamBadResponseError(`The upstream node's eth_feeHistory pages do not join (${problem}).`)
     }
     // blob fields only when every page has them (a page's last blob base fee is not checked against the next
     // page's first: at a fork the node prices "next" with the parent's fork, the block itself with its own)

@@ -31,6 +31,7 @@ export type FakeMode =
   | 'batch-error' // HTTP 200 with one JSON-RPC error object, -32005, for the whole batch (Infura's daily limit)
   | 'http503-json-garbage' // HTTP 503 whose content-type says JSON and whose body is not
   | 'short-history' // eth_feeHistory serves only the newest 100 blocks, for 'latest' or any older newest block
+  | 'newest-only' // eth_feeHistory serves the newest 10 blocks, whatever newest block it is asked for
   | 'doubled' // every base fee doubled: a consistent chain, but not the one it served before
   | 'slow' // answers correctly, after 1 s
   | 'headers-without-basefee' // headers without baseFeePerGas, but eth_feeHistory with base fees: a broken node
@@ -211,9 +212,10 @@ export async function startFakeRpc(
       const count = Math.min(
         Number(params[0]),
         opts.feeHistoryCap ?? Number.POSITIVE_INFINITY,
-        mode === 'short-history' ? 100 : Number.POSITIVE_INFINITY,
+        mode === 'short-history' ? 100 : mode === 'newest-only' ? 10 : Number.POSITIVE_INFINITY,
       )
-      const newest = params[1] === 'latest' ? (mode === 'reorg' ? head.number - 70 : head.number) : Number(params[1])
+      const newest =
+        params[1] === 'latest' || mode === 'newest-only' ? (mode === 'reorg' ? head.number - 70 : head.number) : Number(params[1])
       if (mode === 'short-history' && newest < head.number - 99)
         throw Object.assign(new Error('block range not available'), { code: -32000 })
       const pcts = params[2] as number[]

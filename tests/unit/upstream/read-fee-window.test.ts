@@ -143,6 +143,13 @@ describe('readFeeWindow', { timeout: 30_000 }, () => {
     }
   })
 
+  test('error: a node that answers every page of older blocks with its newest ones is refused, and the message says so', async () => {
+    const s = await fake('newest-only')
+    const err = await read([s.url]).catch((e) => e)
+    expect(err).toBeInstanceOf(UpstreamBadResponseError)
+    expect(err.message).toMatch(/asked to end at block 15627921, came back as blocks 15627922–15627931/)
+  })
+
   test('error: a node that never answers gives UpstreamUnavailableError when the timeout expires', async () => {
     const s = await fake('hang')
     const { before, result } = await settlesAt(400, () => read([s.url], { timeoutMs: 400 }))
