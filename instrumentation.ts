@@ -21,8 +21,9 @@ export async function register() {
       installPeerStamp()
       // a burst of opens waits in the server's queue, not in clients' connect retries
       widenListenBacklog()
-      // Next's graceful close waits for open responses: the streams end at once and their clients reconnect
-      for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, endAllStreams)
+      // Next's graceful close waits for open responses: the streams end at once and their clients reconnect (with
+      // NEXT_MANUAL_SIG_HANDLE Next adds no handler, and one of ours would keep the signal from ending the process)
+      if (!process.env.NEXT_MANUAL_SIG_HANDLE) for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, endAllStreams)
     }
     const line = startupAddressLine(env)
     if (line.refuse) throw Object.assign(new Error(line.msg), { name: 'ConfigError' })

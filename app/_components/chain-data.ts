@@ -58,18 +58,20 @@ export function parseFeesEvent(data: string, blockIntervalMs: number, receivedAt
   }
 }
 
-/** Per fetcher (the page's one), the chains whose GET blobFees answered 400 (no blobs there): not asked again. */
-const withoutBlobs = new WeakMap<typeof fetchApi, Set<number>>()
+/** Per fetcher (the page's one), the chains whose GET blobFees answered 400 (no blobs there, or not yet: a chain before
+ * its blob fork), and until when they are not asked again, ms since the epoch. */
+const withoutBlobs = new WeakMap<typeof fetchApi, Map<number, number>>()
+const NO_BLOBS_RECHECK_MS = 10 * 60_000
 
 /**
  * GET blobFees of a chain, or undefined where there are none: a 400 (a chain without blobs, not asked again) or any
  * other failure, which leaves the rest of the view as it is (the blob panel is the only part missing).
  */
 async function loadBlobFees(chainId: number, fetcher: typeof fetchApi) {
-  const known = withoutBlobs.get(fetcher) ?? withoutBlobs.set(fetcher, new Set()).get(fetcher)!
-  if (known.has(chainId)) return undefined
+  const known = withoutBlobs.get(fetcher) ?? withoutBlobs.set(fetcher, new Map()).get(fetcher)!
+  if ((known.get(chainId) ?? 0) > Date.now()) return undefined
   return fetcher(`/networks/${chainId}/blobFees`, BlobFeesSchema).catch((err: unknown) => {
-    if (err instanceof ApiError && err.status === 400) known.add(chainId)
+    if (err instanceof ApiError && err.status === 400) known.set(chainId, Date.now() + NO_BLOBS_RECHECK_MS)
     return undefined
   })
 }

@@ -46,8 +46,8 @@ function OverviewTable({ chains }: { chains: ChainSummary[] }) {
         const error = answer && 'error' in answer ? answer.error : callError
         const isPending = answers === undefined && callError === null
         const age = data ? data.freshness.ageAtFetch + (now - data.freshness.receivedAt) / 1000 : 0
-        // as the chain view: numbers older than three blocks (10 s at least) are said to be, whatever the reason
-        const behind = data !== undefined && age > Math.max(10, (3 * data.freshness.blockIntervalMs) / 1000)
+        // as the chain view: numbers older than three blocks (10 s at least), and not marked stale, are said to be
+        const behind = data !== undefined && !data.freshness.stale && age > Math.max(10, (3 * data.freshness.blockIntervalMs) / 1000)
         return (
           <li key={chain.id} data-testid={`chain-${chain.id}`}>
             <Link

@@ -1,6 +1,5 @@
 'use client'
-import { useState } from 'react'
-import useSWR from 'swr'
+import useSWR, { unstable_serialize, useSWRConfig } from 'swr'
 import { TransactionCostSchema, type TransactionCostBody } from '@/lib/core/contract/schemas'
 import { fetchApi } from './api-client'
 import { COMMON_ACTIONS, wholeCostDiffers, type ActionKey } from './costs'
@@ -22,13 +21,13 @@ async function loadActionCosts(chainId: number): Promise<Record<ActionKey, Trans
  * undefined elsewhere (gas × the fees the page shows is then the whole cost) and while loading.
  */
 export function useActionCosts(chainId: number): Record<ActionKey, TransactionCostBody> | undefined {
-  const [refreshMs, setRefreshMs] = useState(0)
-  const { data } = useSWR(['action-costs', chainId], () => loadActionCosts(chainId), {
-    // re-read while the answers hold more than gas, or lack a fee the chain charges (null: its parameters did not
-    // answer yet, or the service does not compute it). A number set on each answer, not SWR's function form: SWR
-    // restarts its timer whenever that option changes, and the page renders every second (the data's age)
-    refreshInterval: refreshMs,
-    onSuccess: (answers) => setRefreshMs(Object.values(answers).some(shownWhole) ? REFRESH_MS : 0),
+  const key = ['action-costs', chainId]
+  // re-read while the answers hold more than gas, or lack a fee the chain charges (null: its parameters did not answer
+  // yet, or the service does not compute it). A number from the answers cached, not SWR's function form: SWR restarts
+  // its timer whenever that option changes, and the page renders every second (the data's age)
+  const cached = useSWRConfig().cache.get(unstable_serialize(key))?.data as Record<ActionKey, TransactionCostBody> | undefined
+  const { data } = useSWR(key, () => loadActionCosts(chainId), {
+    refreshInterval: cached !== undefined && Object.values(cached).some(shownWhole) ? REFRESH_MS : 0,
     revalidateOnFocus: false,
     keepPreviousData: true,
   })

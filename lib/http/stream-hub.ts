@@ -60,6 +60,8 @@ export type Hub = {
 }
 
 const hubs = processSingleton('stream-hubs', () => new Map<number, Hub>())
+/** Set at SIGTERM: a stream that opens after it (one still reading its first state, a reconnect) gets its opening and ends. */
+const shutdown = processSingleton('stream-shutdown', () => ({ started: false }))
 
 /** Open streams per chain on this instance (for /metrics). */
 export function openStreams(): { chainId: number; streams: number }[] {
@@ -248,6 +250,7 @@ export const runningHub = (chainId: number): Hub | undefined => hubs.get(chainId
  * at SIGTERM, so that `next start`'s graceful close, which waits for open responses, does not wait out every stream.
  */
 export function endAllStreams(): void {
+  shutdown.started = true
   for (const hub of [...hubs.values()]) for (const sub of [...hub.subscribers]) sub.close('shutdown')
 }
 
@@ -259,6 +262,7 @@ export function endAllStreams(): void {
  * @returns whether an opening state was sent
  */
 export function join(hub: Hub, sub: Subscriber, first: State | undefined, before?: Uint8Array): boolean {
+  if (shutdown.started) queueMicrotask(() => sub.close('shutdown'))
   hub.subscribers.add(sub)
   const last = hub.last
   const opening = first?.kind === 'fees' && last?.kind === 'fees' && last.block > first.block && !wentBack(first, last) ? last : first

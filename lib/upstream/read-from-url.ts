@@ -308,7 +308,9 @@ async function pageOlder(client: Client, first: FeeHistory, p: ReadFeeWindowPara
             ? `page ${i + 1} of the window's older blocks, asked to end at block ${asked.newest}, came back as blocks ${page.oldestBlock}–${page.oldestBlock + n - 1}`
             : page.oldestBlock + n !== joined.oldestBlock
               ? `page ${i + 1} of the window's older blocks ends at block ${page.oldestBlock + n - 1}, the next starts at ${joined.oldestBlock}`
-              : `page ${i + 1} of the window's older blocks and the next disagree on block ${joined.oldestBlock}'s base fee`
+              : seam === undefined || joinedFirst === undefined
+                ? `page ${i + 1} of the window's older blocks or the next lacks block ${joined.oldestBlock}'s base fee`
+                : `page ${i + 1} of the window's older blocks and the next disagree on block ${joined.oldestBlock}'s base fee`
       throw new UpstreamBadResponseError(`The upstream node's eth_feeHistory pages do not join (${problem}).`)
     }
     // blob fields only when every page has them (a page's last blob base fee is not checked against the next
