@@ -57,21 +57,11 @@ export function BlobPanel({ blob }: { blob: BlobFeesBody }) {
           </caption>
           <thead>
             <tr className="text-left text-slate-600 dark:text-slate-400">
-              <th scope="col" className="py-1 pr-3">
-                Block
-              </th>
-              <th scope="col" className="py-1 pr-3">
-                p50
-              </th>
-              <th scope="col" className="py-1 pr-3">
-                p90
-              </th>
-              <th scope="col" className="py-1 pr-3">
-                p99
-              </th>
-              <th scope="col" className="py-1 pr-3">
-                Bound
-              </th>
+              {['Block', 'p50', 'p90', 'p99', 'Bound'].map((name) => (
+                <th key={name} scope="col" className="py-1 pr-3">
+                  {name}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
