@@ -13,6 +13,9 @@ function sanitized(err: unknown): Error {
   return safe
 }
 
+/** HTTP statuses of a node that is there but cannot answer now (overloaded, rate-limiting, behind a failing gateway). */
+export const UNAVAILABLE_HTTP_STATUSES: readonly number[] = [429, 502, 503, 504]
+
 /** Maps a viem transport error to our upstream error classes. */
 export function classifyRpcError(err: unknown): UpstreamBadResponseError | UpstreamUnavailableError {
   if (err instanceof UpstreamBadResponseError || err instanceof UpstreamUnavailableError) return err
@@ -31,7 +34,7 @@ export function classifyRpcError(err: unknown): UpstreamBadResponseError | Upstr
       }
       return new UpstreamUnavailableError('The upstream node could not be reached.', { cause })
     }
-    if (status === 429 || status === 502 || status === 503 || status === 504) {
+    if (UNAVAILABLE_HTTP_STATUSES.includes(status)) {
       return new UpstreamUnavailableError(`The upstream node is unavailable (HTTP ${status}).`, { cause })
     }
     return new UpstreamBadResponseError(`The upstream node answered with HTTP ${status}.`, { cause })

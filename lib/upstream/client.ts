@@ -1,7 +1,7 @@
 import { createClient, http, type Client } from 'viem'
 import { UpstreamUnavailableError } from '../core/contract/errors'
 import { processSingleton } from '../runtime/process-singleton'
-import { classifyRpcError } from './classify-error'
+import { classifyRpcError, UNAVAILABLE_HTTP_STATUSES } from './classify-error'
 
 const clients = processSingleton('rpc-clients', () => new Map<string, Client>())
 
@@ -41,7 +41,7 @@ const ERROR_PEEK_BYTES = 65_536
  * @throws UpstreamUnavailableError for HTTP 429, 502, 503, 504 or a batch's single rate-limit error
  */
 async function refuseUnavailable(response: Response, body: unknown): Promise<void> {
-  if ([429, 502, 503, 504].includes(response.status)) {
+  if (UNAVAILABLE_HTTP_STATUSES.includes(response.status)) {
     await response.body?.cancel().catch(() => {})
     throw new UpstreamUnavailableError(`The upstream node is unavailable (HTTP ${response.status}).`)
   }

@@ -1,3 +1,4 @@
+import { bytesToHex } from '@noble/hashes/utils'
 import { LibZip } from 'solady'
 import type { L1FeeParams } from '../types'
 import { placeholderSigned } from './placeholder-signed'
@@ -56,13 +57,7 @@ export function flzCompressedLength(data: `0x${string}`): number {
  * @throws InvalidQueryError ('tx') when the hex is not an unsigned transaction
  */
 export function fjordL1Fee(unsignedTx: `0x${string}`, p: FjordParams): bigint {
-  return fjordL1Cost(BigInt(flzCompressedLength(bytesToHex(placeholderSigned(unsignedTx)))), p)
-}
-
-function bytesToHex(bytes: Uint8Array): `0x${string}` {
-  let hex = '0x'
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0')
-  return hex as `0x${string}`
+  return fjordL1Cost(BigInt(flzCompressedLength(`0x${bytesToHex(placeholderSigned(unsignedTx))}`)), p)
 }
 
 const MAX_UINT256 = (1n << 256n) - 1n
