@@ -233,6 +233,30 @@ describe('the stream hub', () => {
     await advance(1_000)
   })
 
+  test("behavior: opens on the hub's event share one opening chunk, the preamble and the event copied once for all", async () => {
+    const a = await settledStream()
+    const opening = async (key: string) => {
+      const identity = await signIdentity(key, API_KEYS)
+      const res = await streamGET(new Request('http://x/networks/1/stream', { headers: { [IDENTITY_HEADER]: identity } }), {
+        params: Promise.resolve({ chainId: '1' }),
+      })
+      const reader = res.body!.getReader()
+      const read = reader.read()
+      await advance(10)
+      return { chunk: (await read).value!, cancel: () => reader.cancel() }
+    }
+    const b = await opening('fast')
+    const c = await opening('slow')
+    await Promise.all([b.cancel(), c.cancel()])
+    a.abort()
+    await advance(1_000)
+    expect(openStreams()).toEqual([])
+    expect(c.chunk).toBe(b.chunk)
+    const text = new TextDecoder().decode(b.chunk)
+    expect(text.startsWith('retry: 1000\n')).toBe(true)
+    expect(text.endsWith(`id: ${a.events[0]!.id}\ndata: ${a.events[0]!.data}\n\n`)).toBe(true)
+  })
+
   test("behavior: while the hub's clock looks at the chain (no new window announced), an open still gets the hub's event without a read", async () => {
     const a = await settledStream()
     // the clock's next look hangs in the feed
