@@ -1,7 +1,7 @@
 import 'server-only'
 /** The chains this service answers for, as the catalogues (/v1/supportedNetworks, /v1/supportedChainNames, /chains) list them. */
 import type { ChainConfig } from '../chains/registry'
-import { getChains } from '../chains/registry'
+import { feePolicyOf, getChains } from '../chains/registry'
 import type { SupportedChainNames, SupportedNetworks } from '../core/contract/schemas'
 import { takesBlobTransactions } from '../core/chain-rules/blob-schedule'
 import { processSingleton } from '../runtime/process-singleton'
@@ -35,7 +35,7 @@ export function servedChains(): readonly ServedChain[] {
       chainId: c.id,
       name: c.name,
       testnet: c.testnet ?? false,
-      blobs: takesBlobTransactions(c.id),
+      blobs: takesBlobTransactions(c.id, feePolicyOf(c).family),
       opStack: c.opStack ?? false,
     }))
     servedLists.set(chains, list)

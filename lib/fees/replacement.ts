@@ -1,6 +1,6 @@
 import 'server-only'
 /** GET replacementFees, and the levels' current suggestions it (and GET transactionCost) start from. */
-import { getChain } from '../chains/registry'
+import { feePolicyOf, getChain } from '../chains/registry'
 import { BlobsUnsupportedError } from '../core/contract/errors'
 import type { ChainFeePolicy } from '../core/chain-rules/chain-policy'
 import { takesBlobTransactions } from '../core/chain-rules/blob-schedule'
@@ -59,7 +59,7 @@ function gweiFees(fees: TransactionFees): Record<string, string> {
  */
 export async function getReplacementFees(chainId: number, fees: TransactionFees): Promise<{ body: string; meta: ReportMeta }> {
   const chain = getChain(chainId)
-  if (chain && fees.type === 'blob' && !takesBlobTransactions(chainId)) throw new BlobsUnsupportedError(chainId)
+  if (chain && fees.type === 'blob' && !takesBlobTransactions(chainId, feePolicyOf(chain).family)) throw new BlobsUnsupportedError(chainId)
   // a fee too high to bump is the query's fault: said before any read
   minimumReplacement(fees)
   const { window, policy, meta } = await servedWindow(chainId, { feeMarket: fees.type !== 'legacy' })

@@ -1,6 +1,6 @@
 import 'server-only'
 /** The fee endpoints' bodies of a window (suggestedGasFees … gasPrices, blobFees), serialised once per window. */
-import { getChain } from '../chains/registry'
+import { feePolicyOf, getChain } from '../chains/registry'
 import { BlobFeeMarketUnsupportedError } from '../core/contract/errors'
 import { buildBlobFees, buildFeeReport, buildLegacyGasPrices, type FeeReport } from '../core/contract/report'
 import { blobFeesOf, type BlobFees } from '../core/fee-math/blob-fees'
@@ -24,9 +24,9 @@ const legacyGasPricesBody = perWindow('legacy-gas-prices-bodies', (window, polic
  * The blob fees of a window once (lib/core/fee-math/blob-fees.ts), for GET blobFees, the blob levels and the
  * confidence answers; or the error that says why the window has none.
  */
-export const blobsOf = perWindow('blob-fees', (window): { fees: BlobFees } | { error: unknown } => {
+export const blobsOf = perWindow('blob-fees', (window, policy): { fees: BlobFees } | { error: unknown } => {
   try {
-    return { fees: blobFeesOf(window) }
+    return { fees: blobFeesOf(window, policy.family) }
   } catch (error) {
     return { error }
   }
@@ -79,7 +79,8 @@ export async function getFeeReportsBefore(
  * @throws UnsupportedChainError, BlobFeeMarketUnsupportedError, UpstreamUnavailableError, UpstreamBadResponseError
  */
 export async function getBlobFees(chainId: number): Promise<{ body: string; meta: ReportMeta }> {
-  if (getChain(chainId) && !takesBlobTransactions(chainId)) throw new BlobFeeMarketUnsupportedError(chainId)
+  const chain = getChain(chainId)
+  if (chain && !takesBlobTransactions(chainId, feePolicyOf(chain).family)) throw new BlobFeeMarketUnsupportedError(chainId)
   const { window, policy, meta } = await servedWindow(chainId, { feeMarket: false })
   const blob = blobFeesFor(window, policy)
   if ('error' in blob) throw blob.error

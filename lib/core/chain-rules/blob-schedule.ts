@@ -4,6 +4,8 @@
  * Sources: the EIPs (ethereum/EIPs at f767a1e), go-ethereum params/config.go (at 02b73d4), bnb-chain/bsc params/config.go (at 3cf9043).
  */
 
+import type { ChainFeePolicy } from './chain-policy'
+
 /** Blob gas one blob uses: EIP-4844 GAS_PER_BLOB = 2^17 (go-ethereum params.BlobTxBlobGasPerBlob). */
 export const GAS_PER_BLOB = 131_072n
 
@@ -102,14 +104,39 @@ export function blobForkAt(schedule: BlobSchedule, timestamp: number): BlobFork 
   return active
 }
 
-/** A chain's blob schedule; `null`: it carries none; `unknown`: no table names it (its node decides: ./blob-fees.ts). */
-export function blobScheduleOf(chainId: number): BlobSchedule | null | 'unknown' {
+/**
+ * Fee families whose nodes refuse blob (type-3) transactions on every chain of the family, one no table names too (an
+ * OP-stack chain found by its predeploys answers a blob base fee of 1 wei from blocks that can hold no blob).
+ */
+export const NO_BLOB_FAMILIES: ReadonlySet<ChainFeePolicy['family']> = new Set<ChainFeePolicy['family']>([
+  // ethereum-optimism/op-geth core/txpool/validation.go ValidateTransaction: IsOptimism() refuses BlobTxType
+  // (ErrTxTypeNotSupported); bnb-chain/op-geth @ 1b995c36 (opBNB) the same, core/txpool/validation.go:85
+  'op-stack',
+  'opbnb',
+  // the rows of NO_BLOB_CHAINS above
+  'polygon-pos',
+  'arbitrum',
+  'linea',
+  'avalanche',
+  // category-labs/monad-bft @ 085b87ca monad-eth-block-policy/src/validation.rs static_validate_transaction: an EIP-4844
+  // transaction is UnsupportedTransactionType
+  'monad',
+  // 0xsoniclabs/sonic @ 021825ca evmcore/tx_validation.go: a type-3 transaction with any blob hash is ErrNonEmptyBlobTx
+  'sonic',
+])
+
+/**
+ * A chain's blob schedule; `null`: it carries none; `unknown`: no table names it (its node decides: ./blob-fees.ts).
+ * `family`: the chain's fee family (its policy's), which may rule blobs out where no table names the chain.
+ */
+export function blobScheduleOf(chainId: number, family?: ChainFeePolicy['family']): BlobSchedule | null | 'unknown' {
   if (Object.hasOwn(BLOB_SCHEDULES, chainId)) return BLOB_SCHEDULES[chainId] ?? null
   if (Object.hasOwn(NO_BLOB_CHAINS, chainId)) return null
+  if (family !== undefined && NO_BLOB_FAMILIES.has(family)) return null
   return 'unknown'
 }
 
-/** Whether a chain takes blob (type-3) transactions: all but NO_BLOB_CHAINS (an unnamed devnet may). */
-export function takesBlobTransactions(chainId: number): boolean {
-  return blobScheduleOf(chainId) !== null
+/** Whether a chain takes blob (type-3) transactions: all but NO_BLOB_CHAINS and NO_BLOB_FAMILIES' (an unnamed devnet may). */
+export function takesBlobTransactions(chainId: number, family?: ChainFeePolicy['family']): boolean {
+  return blobScheduleOf(chainId, family) !== null
 }

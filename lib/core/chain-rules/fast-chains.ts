@@ -64,8 +64,14 @@ export const bsc: ChainFeePolicy = {
 export const opBnb: ChainFeePolicy = {
   family: 'opbnb',
   // bnb-chain/op-geth @ 1b995c36 consensus/misc/eip1559/eip1559.go: OpBNBBaseFeeForGasLess = 0 since Wright;
-  // the L1 data fee comes from GasPriceOracle (the OP-stack rule); the 1001 wei minimum tip is unconfirmed
+  // the L1 data fee comes from GasPriceOracle (the OP-stack rule)
   ...paidTips,
+  // core/txpool/legacypool/legacypool.go: PriceLimit defaults to 1 wei and sanitize() raises less to 1;
+  // core/txpool/validation.go refuses a remote tip under it (ErrUnderpriced): a 0 tip never enters a pool
+  minPriorityFeeWei: 1n,
+  // docs.bnbchain.org/bnb-opbnb/core-concepts/gas-and-fees: "min priority 1001 wei" (not in the code: a sequencer
+  // setting); 1,000 wei more a gas is a few hundredths of a gwei for a transfer, a stuck transaction is worse
+  minSuggestedPriorityFeeWei: 1_001n,
   ...ASSUMED,
   rules: { zeroBaseFee: true },
 }
@@ -90,6 +96,10 @@ export const sonic: ChainFeePolicy = {
   // 0xsoniclabs/sonic @ 021825ca gossip/gasprice/base_fee.go: new = old·e^(((rate − target)/target)·seconds/128),
   // rate at most twice the target: e^(±seconds/128), sized by the measured interval (windowPolicy)
   ...paidTips,
+  // evmcore/tx_pool.go (@ 0297dbe7): DefaultTxPoolConfig.MinimumTip = 1 wei, sanitize() raises less to 1, and the pool
+  // refuses a remote tip under it; docs.soniclabs.com gas-pricing FAQ: eth_maxPriorityFeePerGas usually answers 1 wei
+  minPriorityFeeWei: 1n,
+  minSuggestedPriorityFeeWei: 1n,
   ...ASSUMED,
   // gossip/gasprice/gaspricelimits/gas_price_limits.go: suggested = base × 1.10; the pool refuses < base × 1.05. Its
   // eth_feeHistory (api/ethapi/api.go FeeHistory) reports that suggestion (MinGasPrice) as every base fee, gas used 0.99:

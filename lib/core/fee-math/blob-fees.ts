@@ -7,6 +7,7 @@ import {
   type BlobFork,
   type BlobSchedule,
 } from '../chain-rules/blob-schedule'
+import type { ChainFeePolicy } from '../chain-rules/chain-policy'
 import { BlobFeeMarketUnsupportedError, UpstreamBadResponseError } from '../contract/errors'
 import { blobBaseFeeAt, maxExcessFor } from './blob-price'
 import { LEVEL_SETTINGS, levelHorizon } from './estimator'
@@ -109,8 +110,8 @@ export type BlobFees = {
  * The blob fees of a window, or why there are none; a chain no table names has blobs when its node reports them.
  * @throws BlobFeeMarketUnsupportedError (no blobs), UpstreamBadResponseError (a chain with blobs whose node reports none)
  */
-export function blobFeesOf(window: FeeWindow): BlobFees {
-  const known = blobScheduleOf(window.chainId)
+export function blobFeesOf(window: FeeWindow, family?: ChainFeePolicy['family']): BlobFees {
+  const known = blobScheduleOf(window.chainId, family)
   if (known === null || window.legacy) throw new BlobFeeMarketUnsupportedError(window.chainId)
   const schedule = known === 'unknown' ? DEVNET_BLOB_SCHEDULE : known
   const fork = blobForkAt(schedule, window.headTimestamp)

@@ -9,11 +9,13 @@ import {
   type BlobCapInput,
 } from '@/lib/core/fee-math/blob-fees'
 import { buildBlobFees } from '@/lib/core/contract/report'
+import { chainFeePolicy } from '@/lib/core/chain-rules/chain-policy'
 import {
   BLOB_BASE_COST,
   blobForkAt,
   blobScheduleOf,
   GAS_PER_BLOB,
+  takesBlobTransactions,
   type BlobFork,
   type BlobSchedule,
 } from '@/lib/core/chain-rules/blob-schedule'
@@ -434,6 +436,22 @@ describe('blobFeesOf and buildBlobFees', () => {
   ])('error: %s has no blob fees (400)', (_, over) => {
     expect(() => blobFeesOf(blobWindow(over))).toThrow(BlobFeeMarketUnsupportedError)
     expect(() => blobFeesOf(blobWindow(over))).toThrow(/carries no blobs/)
+  })
+
+  test.each([
+    // an OP-stack chain no table names (found by its predeploys: Unichain, Ink, …), its node answering 1-wei blob fees
+    [130, 'op-stack'],
+    [204, 'opbnb'],
+    [143, 'monad'],
+    [146, 'sonic'],
+  ] as const)('error: chain %i of the %s family, whose pools refuse type-3 transactions, has no blob fees though its node reports them', (chainId, family) => {
+    const window = blobWindow({ chainId, nextBaseFeePerBlobGas: '1', baseFeePerBlobGas: Array(5).fill('1') })
+    expect(() => blobFeesOf(window, chainFeePolicy(chainId, undefined, { opStack: family === 'op-stack' }).family)).toThrow(
+      BlobFeeMarketUnsupportedError,
+    )
+    expect(takesBlobTransactions(chainId, family)).toBe(false)
+    // the same window of a devnet no table names: its node decides, and it reports blobs
+    expect(blobFeesOf({ ...window, chainId: 31337 }, 'default').nextBlobBaseFee).toBe(1n)
   })
 
   test('error: a chain with blobs whose node reports no blob fields is a bad upstream answer (502), not a chain without blobs', () => {

@@ -86,6 +86,28 @@ describe('opBNB (204): base fee 0, the tip plus the L1 data fee', () => {
   })
 })
 
+describe("opBNB and Sonic: no level's tip under what the chain's pools take (1 wei and more), on a market of 1-wei tips or none", () => {
+  test.each([
+    // bnb-chain/op-geth legacypool PriceLimit 1 wei; the chain's gas page's 1001 wei minimum is suggested
+    [204, 0n, 250, 1_001n],
+    // 0xsoniclabs/sonic evmcore/tx_pool.go MinimumTip 1 wei
+    [146, 50n * GWEI, 630, 1n],
+  ])('behavior: chain %i (base fee %i wei, %i-ms blocks): every level tips %i wei or more', (chainId, baseFee, intervalMs, floor) => {
+    for (const tip of [0n, 1n, 2n]) {
+      const window = windowOf(chainId, baseFee, tip, intervalMs)
+      const policy = chainFeePolicy(chainId)
+      const levels = windowLevels(window, policy)
+      const prices = windowGasPrices(window, policy, levels)
+      for (const u of LEVELS) {
+        expect(levels[u].maxPriorityFeePerGas).toBe(floor)
+        expect(levels[u].maxFeePerGas >= floor).toBe(true)
+        expect(prices[u] >= floor).toBe(true)
+      }
+      for (const p of windowConfidencePrices(window, policy, [70, 99])) expect(p.maxPriorityFeePerGas >= floor).toBe(true)
+    }
+  })
+})
+
 describe('Monad (143): its own base-fee rule, 100 gwei minimum, the head repeated as next, the gas limit charged', () => {
   const policy = chainFeePolicy(143)
 
