@@ -11,7 +11,7 @@ const MAX_FEE_WEI = (1n << 256n) - 1n
 /** What the forecast needs of a chain's policy: its bounds, and whether they are its rule. */
 export type BoundsPolicy = Pick<
   ChainFeePolicy,
-  'maxBaseFeeRisePpm' | 'maxBaseFeeFallPpm' | 'enforceBaseFeeBounds' | 'liveParamsRead' | 'minBaseFeeWei'
+  'maxBaseFeeRisePpm' | 'maxBaseFeeFallPpm' | 'enforceBaseFeeBounds' | 'liveParamsRead' | 'minBaseFeeWei' | 'rules'
 >
 
 /** Whether the policy's bounds are the chain's rule: then `bound` is served and no quantile or cap passes it. */
@@ -242,15 +242,20 @@ export function baseFeeCap(model: ForecastModel, horizon: number, q: number): bi
   return clampBig(cap, model.next, model.enforced ? hi : null)
 }
 
-/** The served forecast: p50 ≤ p90 ≤ p99 ≤ bound at every horizon, k = 1 exact. */
+/**
+ * The served forecast: p50 ≤ p90 ≤ p99 ≤ bound at every horizon, k = 1 exact; on a chain whose node repeats the head's
+ * base fee as the next (Monad: `nextBaseFeeRepeatsHead`) the head is the last one known and block head + k is k steps on.
+ */
 export function forecastBaseFee(baseFees: readonly bigint[], next: bigint, policy: BoundsPolicy): BaseFeeForecast {
-  const model = fitForecast(baseFees, next, policy)
+  const repeats = policy.rules?.nextBaseFeeRepeatsHead === true && baseFees.length > 1
+  const model = repeats ? fitForecast(baseFees.slice(0, -1), baseFees.at(-1)!, policy, FORECAST_HORIZONS + 1) : fitForecast(baseFees, next, policy)
+  const step = repeats ? 1 : 0
   const horizons: ForecastHorizon[] = []
   for (let k = 1; k <= FORECAST_HORIZONS; k++) {
-    const bound = model.enforced ? model.upper(k) : null
-    const p50 = baseFeeQuantile(model, k, FORECAST_QUANTILES.p50)
-    let p90 = baseFeeQuantile(model, k, FORECAST_QUANTILES.p90)
-    let p99 = baseFeeQuantile(model, k, FORECAST_QUANTILES.p99)
+    const bound = model.enforced ? model.upper(k + step) : null
+    const p50 = baseFeeQuantile(model, k + step, FORECAST_QUANTILES.p50)
+    let p90 = baseFeeQuantile(model, k + step, FORECAST_QUANTILES.p90)
+    let p99 = baseFeeQuantile(model, k + step, FORECAST_QUANTILES.p99)
     if (p90 < p50) p90 = p50
     if (p99 < p90) p99 = p90
     horizons.push({ blocks: k, p50, p90, p99, bound })

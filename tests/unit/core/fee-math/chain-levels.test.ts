@@ -14,6 +14,7 @@ import {
   windowLevels,
 } from '@/lib/core/fee-math/chain-levels'
 import { estimateLevels } from '@/lib/core/fee-math/estimator'
+import { forecastBaseFee } from '@/lib/core/fee-math/forecast'
 import { toFeeData } from '@/lib/core/fee-math/fee-data'
 import { levelSuggestions } from '@/lib/core/fee-math/replacement'
 import { transactionCost } from '@/lib/core/fee-math/transaction-cost'
@@ -110,6 +111,20 @@ describe("opBNB and Sonic: no level's tip under what the chain's pools take (1 w
 
 describe('Monad (143): its own base-fee rule, 100 gwei minimum, the head repeated as next, the gas limit charged', () => {
   const policy = chainFeePolicy(143)
+
+  test("behavior: the forecast does not take the next block's base fee as known (the node repeats the head's): block head + 1 is one step on", () => {
+    // a market that moves: 100–106 gwei, the head at 104
+    const baseFees = Array.from({ length: 500 }, (_, i) => 100n * GWEI + BigInt((i * 5) % 7) * GWEI)
+    const head = baseFees.at(-1)!
+    const next = forecastBaseFee(baseFees, head, policy).horizons[0]!
+    // e^(1/28) a block, rounded up (monad-tfm base_fee.rs): the next block may be that much above the head
+    expect(next.bound).toBe((head * 1_036_360n + 999_999n) / 1_000_000n)
+    expect(next.p99 > head).toBe(true)
+    expect(next.p50 <= next.p90 && next.p90 <= next.p99 && next.p99 <= next.bound!).toBe(true)
+    // a chain whose node knows the next base fee: block head + 1 exact
+    const known = forecastBaseFee(baseFees, head, { ...policy, rules: undefined }).horizons[0]!
+    expect([known.p50, known.p99]).toEqual([head, head])
+  })
 
   test("default: each cap (max fee − tip) is the estimator's, one more block of ×1.03636 on top, never under 100 gwei", () => {
     const window = windowOf(143, 100n * GWEI, GWEI / 2n, 300)
