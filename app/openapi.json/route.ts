@@ -1,8 +1,15 @@
 // GET /openapi.json – the API's OpenAPI 3.1 document, generated from the zod schemas (lib/http/openapi.ts). Public.
+// Dynamic, not force-static: a static route's handlers get a stand-in request, which the 405 of a write method reads.
 import { openApiDocument } from '@/lib/http/openapi'
+import { readOnlyRoute } from '@/lib/http/routes'
 
-export const dynamic = 'force-static'
+export const dynamic = 'force-dynamic'
 
-export function GET(): Response {
-  return Response.json(openApiDocument(), { headers: { 'cache-control': 'public, max-age=300' } })
-}
+let body: string | undefined
+
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = readOnlyRoute(
+  (): Response =>
+    new Response((body ??= JSON.stringify(openApiDocument())), {
+      headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300' },
+    }),
+)

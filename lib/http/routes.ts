@@ -56,8 +56,8 @@ export function options(): Response {
   return new Response(null, { status: 204, headers: { allow: ALLOWED_METHODS } })
 }
 
-/** Every method of a read-only route: GET answers, OPTIONS lists, writes get 405. */
-function readOnlyRoute<G>(GET: G) {
+/** Every method of a read-only route: GET answers, OPTIONS lists, writes get 405 (the JSON body, with Allow). */
+export function readOnlyRoute<G>(GET: G) {
   return {
     GET,
     OPTIONS: options,

@@ -5,7 +5,7 @@
  * no address at all. Edge-safe to import; installPeerStamp runs in Node.js only.
  */
 import { processSingleton } from './process-singleton'
-import { answerClientError, refuseConnect, refuseUpgrade } from './raw-refusals'
+import { answerClientError, refuseConnect, refuseExpectation, refuseUpgrade } from './raw-refusals'
 
 /** The request header the stamp is written to (replaced on every request; the gate removes it before the handlers). */
 export const PEER_HEADER = 'x-gas-api-peer'
@@ -20,7 +20,8 @@ type ServerLike = {
   removeListener(event: 'request', listener: RequestHandler): unknown
   on(event: 'upgrade' | 'connect', listener: (req: RequestLike, socket: SocketLike) => void): unknown
   on(event: 'clientError', listener: (err: Error, socket: SocketLike) => void): unknown
-  removeAllListeners(event: 'clientError' | 'connect'): unknown
+  removeAllListeners(event: 'clientError' | 'connect' | 'checkExpectation'): unknown
+  on(event: 'checkExpectation', listener: (req: RequestLike, res: ResponseLike) => void): unknown
   on(event: 'request', listener: RequestHandler): unknown
   on(event: 'newListener', listener: (event: string | symbol, listener: RequestHandler) => void): unknown
   listening?: boolean
@@ -170,6 +171,8 @@ export function installPeerStamp(): number {
     server.on('connect', refuseConnect)
     server.removeAllListeners('clientError')
     server.on('clientError', answerClientError)
+    server.removeAllListeners('checkExpectation')
+    server.on('checkExpectation', refuseExpectation)
     server.requireHostHeader = false
     server[STAMPED] = true
     state.servers++

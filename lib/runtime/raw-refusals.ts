@@ -47,6 +47,26 @@ export function refuseConnect(_req: unknown, socket: SocketLike): void {
   refuse(socket, CONNECT_REFUSED)
 }
 
+/** A request whose Expect is not 100-continue (the server's `checkExpectation` event; without a listener Node answers a bare 417). */
+export function refuseExpectation(
+  _req: unknown,
+  res: { writeHead(status: number, headers: Record<string, string>): unknown; end(body: string): void },
+): void {
+  const body = JSON.stringify({
+    statusCode: 417,
+    error: 'Expectation Failed',
+    message: 'The request expects what this service does not do: the only Expect it meets is 100-continue.',
+  })
+  res.writeHead(417, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(new TextEncoder().encode(body).byteLength),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    connection: 'close',
+  })
+  res.end(body)
+}
+
 /** A request Node's parser refused (the `clientError` event): Node's status (431, 408, 413, else 400), with a JSON body. */
 export function answerClientError(err: Error & { code?: string }, socket: SocketLike): void {
   // nothing is written on a connection with a response under way (pipelined requests): it would answer the earlier one

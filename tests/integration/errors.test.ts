@@ -128,6 +128,20 @@ describe('404 and 405', () => {
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
   })
 
+  test.each(['/healthz', '/readyz', '/openapi.json'])(
+    'error: the write methods on the service paths (%s) are the JSON 405 with one Allow; OPTIONS lists them',
+    async (path) => {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        const res = await api(path, { method })
+        expectError(res, 405)
+        expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+      }
+      const options = await api(path, { method: 'OPTIONS' })
+      expect(options.status).toBe(204)
+      expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+    },
+  )
+
   test.each(['/v1/suggestedgasfees', '/v1/suggestedGasFees/extra', '/gasprices/nope'])(
     'error: an unknown path under an API prefix is a JSON 404, not the HTML page: %s',
     async (path) => {
@@ -136,10 +150,11 @@ describe('404 and 405', () => {
   )
 
   /** A request as a raw client sends it: methods and request targets that fetch cannot send. */
-  const raw = (method: string, target: string) =>
+  const raw = (method: string, target: string, extra: Record<string, string> = {}) =>
     new Promise<{ status: number; headers: Headers; body: unknown }>((resolve, reject) => {
       const { hostname, port } = new URL(ctx().api)
-      const req = httpRequest({ hostname, port, method, path: target, headers: { authorization: basic(ctx().credentials.plain) } })
+      const headers = { authorization: basic(ctx().credentials.plain), ...extra }
+      const req = httpRequest({ hostname, port, method, path: target, headers })
       req.on('response', (r) => {
         let text = ''
         r.on('data', (d) => (text += String(d)))
@@ -157,6 +172,13 @@ describe('404 and 405', () => {
     const res = await raw('TRACE', `/networks/${ctx().chains.live}/suggestedGasFees`)
     expectError(res as Awaited<ReturnType<typeof api>>, 405, /The method TRACE is not allowed here/)
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+  })
+
+  test('error: an Expect other than 100-continue is a JSON 417 (Node alone answers a bare one)', async () => {
+    const res = await raw('GET', `/networks/${ctx().chains.live}/busyThreshold`, { expect: 'foo' })
+    expect(res.status).toBe(417)
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(ErrorBodySchema.strict().parse(res.body)).toMatchObject({ statusCode: 417, error: 'Expectation Failed' })
   })
 
   test("error: a '__proto__' query parameter, which Next would drop unseen, is a JSON 400 (a multi-chain call would answer every chain)", async () => {

@@ -1,5 +1,10 @@
 /** The paths of the service's operations: the probes (/healthz, /readyz), /metrics and this document (/openapi.json). */
 import { headers, json, ref, schemaRef, type Json } from './components'
+import { readOnlyMethods } from './path-items'
+
+/** OPTIONS and the write methods (405) of an operations path, under that path's own security. */
+const readOnly = (security: Json[]): Json =>
+  Object.fromEntries(Object.entries(readOnlyMethods('operations')).map(([method, op]) => [method, { ...(op as Json), security }]))
 
 /** /healthz, /readyz, /metrics and /openapi.json (tag operations), each with its own security. */
 export function operationsPaths(): Json {
@@ -13,6 +18,7 @@ export function operationsPaths(): Json {
         security: [],
         responses: { '200': { description: 'OK', content: json(schemaRef('Health')) } },
       },
+      ...readOnly([]),
     },
     '/readyz': {
       get: {
@@ -33,6 +39,7 @@ export function operationsPaths(): Json {
           },
         },
       },
+      ...readOnly([{}, { basicAuth: [] }]),
     },
     '/metrics': {
       get: {
@@ -58,6 +65,7 @@ export function operationsPaths(): Json {
           '503': ref('responses', 'ServiceUnavailable'),
         },
       },
+      ...readOnly([{ metricsToken: [] }]),
     },
     '/openapi.json': {
       get: {
@@ -74,6 +82,7 @@ export function operationsPaths(): Json {
           },
         },
       },
+      ...readOnly([]),
     },
   }
 }

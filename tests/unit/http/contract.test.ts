@@ -109,7 +109,7 @@ describe('contractViolations', () => {
     ['a body that is not JSON', { ...ok, body: '<html>' }, /not JSON/],
     ['an error in another shape', { ...error(400), body: { error: 'bad' } }, /body .*statusCode/],
     ['a 429 without Retry-After', error(429), /Retry-After is missing/],
-    ['a method the path does not answer', { ...ok, method: 'POST', path: '/healthz' }, /no POST \/healthz/],
+    ['a method the path does not answer', { ...ok, method: 'TRACE', path: '/healthz' }, /no TRACE \/healthz/],
     [
       'a forecast of 9 horizons',
       { ...ok, path: '/networks/1/baseFeeForecast', body: { ...FORECAST, horizons: FORECAST.horizons.slice(1) } },
