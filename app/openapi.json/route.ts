@@ -1,5 +1,5 @@
 // GET /openapi.json – the API's OpenAPI 3.1 document, generated from the zod schemas (lib/http/openapi.ts). Public.
-// Dynamic, not force-static: a static route's handlers get a stand-in request, which the 405 of a write method reads.
+// Dynamic: a static route's handlers get a stand-in request, which a write method's 405 reads.
 import { openApiDocument } from '@/lib/http/openapi'
 import { readOnlyRoute } from '@/lib/http/routes'
 

@@ -40,10 +40,7 @@ export async function currentState(
   }
 }
 
-/**
- * `a` then `b`, in one array; the same arrays give the same result (the opens of a burst join one preamble to one
- * event: one copy, not one each). Callers never write to what they get.
- */
+/** `a` then `b`, in one array; the same two give the same array (a burst's opens: one copy). Never written to. */
 let lastJoin: { a: Uint8Array; b: Uint8Array; out: Uint8Array } | undefined
 export function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   if (lastJoin?.a === a && lastJoin.b === b) return lastJoin.out

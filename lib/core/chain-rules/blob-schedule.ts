@@ -104,10 +104,7 @@ export function blobForkAt(schedule: BlobSchedule, timestamp: number): BlobFork 
   return active
 }
 
-/**
- * Fee families whose nodes refuse blob (type-3) transactions on every chain of the family, one no table names too (an
- * OP-stack chain found by its predeploys answers a blob base fee of 1 wei from blocks that can hold no blob).
- */
+/** Fee families whose nodes refuse type-3 transactions: no blobs on their chains, one found by its predeploys too. */
 export const NO_BLOB_FAMILIES: ReadonlySet<ChainFeePolicy['family']> = new Set<ChainFeePolicy['family']>([
   // ethereum-optimism/op-geth core/txpool/validation.go ValidateTransaction: IsOptimism() refuses BlobTxType
   // (ErrTxTypeNotSupported); bnb-chain/op-geth @ 1b995c36 (opBNB) the same, core/txpool/validation.go:85
@@ -125,10 +122,7 @@ export const NO_BLOB_FAMILIES: ReadonlySet<ChainFeePolicy['family']> = new Set<C
   'sonic',
 ])
 
-/**
- * A chain's blob schedule; `null`: it carries none; `unknown`: no table names it (its node decides: ./blob-fees.ts).
- * `family`: the chain's fee family (its policy's), which may rule blobs out where no table names the chain.
- */
+/** A chain's blob schedule (`family`: its policy's); `null`: it carries none; `unknown`: its node decides (./blob-fees.ts). */
 export function blobScheduleOf(chainId: number, family?: ChainFeePolicy['family']): BlobSchedule | null | 'unknown' {
   if (Object.hasOwn(BLOB_SCHEDULES, chainId)) return BLOB_SCHEDULES[chainId] ?? null
   if (Object.hasOwn(NO_BLOB_CHAINS, chainId)) return null

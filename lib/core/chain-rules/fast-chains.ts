@@ -69,8 +69,7 @@ export const opBnb: ChainFeePolicy = {
   // core/txpool/legacypool/legacypool.go: PriceLimit defaults to 1 wei and sanitize() raises less to 1;
   // core/txpool/validation.go refuses a remote tip under it (ErrUnderpriced): a 0 tip never enters a pool
   minPriorityFeeWei: 1n,
-  // docs.bnbchain.org/bnb-opbnb/core-concepts/gas-and-fees: "min priority 1001 wei" (not in the code: a sequencer
-  // setting); 1,000 wei more a gas is a few hundredths of a gwei for a transfer, a stuck transaction is worse
+  // docs.bnbchain.org/bnb-opbnb/core-concepts/gas-and-fees: "min priority 1001 wei" (a sequencer setting)
   minSuggestedPriorityFeeWei: 1_001n,
   ...ASSUMED,
   rules: { zeroBaseFee: true },

@@ -248,7 +248,9 @@ export function baseFeeCap(model: ForecastModel, horizon: number, q: number): bi
  */
 export function forecastBaseFee(baseFees: readonly bigint[], next: bigint, policy: BoundsPolicy): BaseFeeForecast {
   const repeats = policy.rules?.nextBaseFeeRepeatsHead === true && baseFees.length > 1
-  const model = repeats ? fitForecast(baseFees.slice(0, -1), baseFees.at(-1)!, policy, FORECAST_HORIZONS + 1) : fitForecast(baseFees, next, policy)
+  const model = repeats
+    ? fitForecast(baseFees.slice(0, -1), baseFees.at(-1)!, policy, FORECAST_HORIZONS + 1)
+    : fitForecast(baseFees, next, policy)
   const step = repeats ? 1 : 0
   const horizons: ForecastHorizon[] = []
   for (let k = 1; k <= FORECAST_HORIZONS; k++) {

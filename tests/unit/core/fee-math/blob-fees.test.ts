@@ -444,15 +444,18 @@ describe('blobFeesOf and buildBlobFees', () => {
     [204, 'opbnb'],
     [143, 'monad'],
     [146, 'sonic'],
-  ] as const)('error: chain %i of the %s family, whose pools refuse type-3 transactions, has no blob fees though its node reports them', (chainId, family) => {
-    const window = blobWindow({ chainId, nextBaseFeePerBlobGas: '1', baseFeePerBlobGas: Array(5).fill('1') })
-    expect(() => blobFeesOf(window, chainFeePolicy(chainId, undefined, { opStack: family === 'op-stack' }).family)).toThrow(
-      BlobFeeMarketUnsupportedError,
-    )
-    expect(takesBlobTransactions(chainId, family)).toBe(false)
-    // the same window of a devnet no table names: its node decides, and it reports blobs
-    expect(blobFeesOf({ ...window, chainId: 31337 }, 'default').nextBlobBaseFee).toBe(1n)
-  })
+  ] as const)(
+    'error: chain %i of the %s family, whose pools refuse type-3 transactions, has no blob fees though its node reports them',
+    (chainId, family) => {
+      const window = blobWindow({ chainId, nextBaseFeePerBlobGas: '1', baseFeePerBlobGas: Array(5).fill('1') })
+      expect(() => blobFeesOf(window, chainFeePolicy(chainId, undefined, { opStack: family === 'op-stack' }).family)).toThrow(
+        BlobFeeMarketUnsupportedError,
+      )
+      expect(takesBlobTransactions(chainId, family)).toBe(false)
+      // the same window of a devnet no table names: its node decides, and it reports blobs
+      expect(blobFeesOf({ ...window, chainId: 31337 }, 'default').nextBlobBaseFee).toBe(1n)
+    },
+  )
 
   test('error: a chain with blobs whose node reports no blob fields is a bad upstream answer (502), not a chain without blobs', () => {
     expect(() => blobFeesOf(blobWindow(withoutBlobFields))).toThrow(UpstreamBadResponseError)
