@@ -96,6 +96,9 @@ const opStack: ChainFeePolicy = {
   readsLiveParams: true,
 }
 
+/** Base: OP Stack's rules, and EIP-7825's cap since Azul (docs.base.org upgrades/azul/exec-engine; mainnet 2026-05-28). */
+const base: ChainFeePolicy = { ...opStack, maxTransactionGas: 1n << 24n }
+
 const polygonPos: ChainFeePolicy = {
   family: 'polygon-pos',
   // PIP-35: validators and bor's txpool refuse less (bor params/protocol_params.go BorDefaultTxPoolPriceLimit)
@@ -179,7 +182,8 @@ export const CHAIN_FEE_POLICIES: Readonly<Record<number, ChainFeePolicy>> = {
   1: ethereum, // Ethereum
   11155111: ethereum, // Sepolia
   10: opStack, // OP Mainnet
-  8453: opStack, // Base
+  8453: base, // Base
+  84532: base, // Base Sepolia (Azul there since 2026-04-20)
   137: polygonPos, // Polygon PoS
   56: bsc, // BNB Smart Chain
   204: opBnb, // opBNB

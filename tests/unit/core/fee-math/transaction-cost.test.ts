@@ -104,7 +104,8 @@ describe('transactionCost', () => {
   test.each([
     ['Ethereum since Osaka (EIP-7825)', 1, 1n << 24n],
     ['Arbitrum One (ArbOS 50+)', 42161, 32_000_000n],
-    ["another chain: the head's gas limit", 8453, 150_000_000n],
+    ['Base since Azul (EIP-7825)', 8453, 1n << 24n],
+    ["another chain: the head's gas limit", 10, 150_000_000n],
   ])('error: gas above the per-transaction cap of %s is refused, naming gas', (_, chainId, cap) => {
     const window = { ...baseAtFloor(), chainId, headGasLimit: '150000000', headExtraData: undefined }
     const policy = chainFeePolicy(chainId)
