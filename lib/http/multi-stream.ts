@@ -84,6 +84,8 @@ export function heartbeatOnce(
 
 /** GET /v1/stream. A chain that cannot stream (unsupported, no EIP-1559) gets its `error` event once; the others stream. */
 export const multiStreamGET = multiChainHandler('multiStream', async (chainIds, { key, request }) => {
+  // a list of chains none of which is served is refused before its slots, as a chain's own stream is
+  if (chainIds.length > 0 && chainIds.every((id) => !getChain(id))) throw new UnsupportedChainError(chainIds[0]!)
   const release = releasedOnAbort(request.signal, await takeSlotsPerChain(key, chainIds.length))
   try {
     // each chain's current answer (the hub's event while it is current), the cold windows read in parallel
@@ -106,8 +108,8 @@ export const multiStreamGET = multiChainHandler('multiStream', async (chainIds, 
  */
 export const multiStreamHEAD = multiChainHandler('multiStream', async (chainIds, { key }) => {
   if (chainIds.length === 0) throw new InvalidQueryError('chainIds', 'names no chain: none is served here.')
-  ;(await takeSlotsPerChain(key, chainIds.length))()
   if (chainIds.every((id) => !getChain(id))) throw new UnsupportedChainError(chainIds[0]!)
+  ;(await takeSlotsPerChain(key, chainIds.length))()
   return new Response(null, { status: 200, headers: { ...SSE_HEADERS } })
 })
 

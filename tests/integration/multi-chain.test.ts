@@ -339,6 +339,12 @@ describe('GET /v1/stream', () => {
       const head = (q: string, cred = PLAIN) =>
         fetch(`${service.url}/v1/stream${q}`, { method: 'HEAD', headers: { authorization: basic(cred) } }).then((r) => r.status)
       expect(await head(`?chainIds=${LIVE}`)).toBe(429)
+      // a list none of whose chains is served is its first one's 400 before any slot is looked at (its own stream's),
+      // even past the key's ceiling
+      const unserved = `?chainIds=${Array.from({ length: PER_KEY_STREAMS + 1 }, (_, i) => UNLISTED + i).join(',')}`
+      const refused = await stream(unserved)
+      expect([refused.status, JSON.parse(await refused.body)]).toEqual([400, (await get(`/networks/${UNLISTED}/stream`)).body])
+      expect(await head(unserved)).toBe(400)
       expect(await head(`?chainIds=${LIVE},${FAKE},${DOWN},${LEGACY}`, OTHER)).toBe(503)
       expect(await head(`?chainIds=${LIVE},${FAKE},${DOWN}`, OTHER)).toBe(200)
       // the instance holds 5 of its 8: another key's 4 chains do not fit, 3 do
