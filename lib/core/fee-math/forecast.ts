@@ -247,7 +247,7 @@ export function baseFeeCap(model: ForecastModel, horizon: number, q: number): bi
  * base fee as the next (Monad: `nextBaseFeeRepeatsHead`) the head is the last one known and block head + k is k steps on.
  */
 export function forecastBaseFee(baseFees: readonly bigint[], next: bigint, policy: BoundsPolicy): BaseFeeForecast {
-  const repeats = policy.rules?.nextBaseFeeRepeatsHead === true && baseFees.length > 1
+  const repeats = policy.rules?.nextBaseFeeRepeatsHead === true && baseFees.length > 1 && baseFees.at(-1) === next
   const model = repeats
     ? fitForecast(baseFees.slice(0, -1), baseFees.at(-1)!, policy, FORECAST_HORIZONS + 1)
     : fitForecast(baseFees, next, policy)
