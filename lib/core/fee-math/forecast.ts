@@ -134,7 +134,11 @@ export function fitForecast(baseFees: readonly bigint[], next: bigint, policy: B
   const rise = policy.maxBaseFeeRisePpm > PPM ? PPM : policy.maxBaseFeeRisePpm
   const fall = policy.maxBaseFeeFallPpm > PPM ? PPM : policy.maxBaseFeeFallPpm
   const min = policy.minBaseFeeWei ?? 0n
-  const upper = (k: number) => grown(next, rise, k - 1, true)
+  // a chain's lowest base fee bounds both ways (a node that reports less than it is not believed below it)
+  const upper = (k: number) => {
+    const v = grown(next, rise, k - 1, true)
+    return v < min ? min : v
+  }
   const lower = (k: number) => {
     const v = grown(next, fall, k - 1, false)
     return v < min ? min : v

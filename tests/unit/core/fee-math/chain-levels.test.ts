@@ -121,6 +121,9 @@ describe('Monad (143): its own base-fee rule, 100 gwei minimum, the head repeate
     expect(next.bound).toBe((head * 1_036_360n + 999_999n) / 1_000_000n)
     expect(next.p99 > head).toBe(true)
     expect(next.p50 <= next.p90 && next.p90 <= next.p99 && next.p99 <= next.bound!).toBe(true)
+    // a node that reports a base fee under the chain's 100-gwei minimum: no quantile above its bound
+    const low = baseFees.map((b) => b - 20n * GWEI)
+    for (const h of forecastBaseFee(low, low.at(-1)!, policy).horizons) expect(h.p99 <= h.bound!).toBe(true)
     // a chain whose node knows the next base fee: block head + 1 exact
     const known = forecastBaseFee(baseFees, head, { ...policy, rules: undefined }).horizons[0]!
     expect([known.p50, known.p99]).toEqual([head, head])
