@@ -32,15 +32,12 @@ function fullSlack(perPiece: bigint): bigint {
   return maxOf(TRANSFER_GAS, perPiece / 5n)
 }
 
-/** The measured steps taken for a published piece interval: from 5% under it to a fifth over it. */
+/** The measured steps taken for a published piece interval: 5% under it to a fifth over (busy reads only lengthen steps). */
 const PUBLISHED_STEP_BAND = { under: 0.95, over: 1.2 }
 
 /**
- * Pieces per block from a probe's measured step between pieces: the interval over the step, rounded, at least 2. A
- * chain with a published piece interval (lib/core/chain-rules/fast-chains.ts PUBLISHED_PIECE_MS) gets it when the
- * step is within PUBLISHED_STEP_BAND of it. The band leans long: a busy probe's reads lengthen the steps (9 pieces
- * read for 10) and a missed piece doubles one, while nothing shortens them; a chain that changed its interval (250 ms
- * for 200, or 175) is outside it and keeps its measurement.
+ * Pieces per block from a probe's measured step between pieces: the interval over the step, rounded, at least 2; the
+ * published interval (PUBLISHED_PIECE_MS) when the step is within PUBLISHED_STEP_BAND of it.
  * @example piecesPerBlock(2_000, 215, 200) // 10 (measured alone: 9)
  */
 export function piecesPerBlock(intervalMs: number, stepMs: number, publishedPieceMs?: number): number {
@@ -198,13 +195,9 @@ export function pieceWaits(
 }
 
 /**
- * The levels on a flashblocks chain, from the levels of the sealed blocks: while the pieces are full every tip beats
- * the newest piece's marginal tip (high: also the tip that held its first three quarters) and is at least the level's
- * inclusionTip over the recent pieces (pieceTip); while they have room, low and medium are the chain's floor, so a
- * burst the sealed blocks still show is forgotten as soon as the pieces have room again, and high beats what the recent
- * full pieces demanded (a real burst's lowest tips keep it up for as long as they are kept). Each max fee
- * keeps its headroom over the base fee; the waits are in pieces (pieceWaits). low ≤ medium ≤ high still holds.
- * `floorTip` null: a chain where tips buy nothing keeps its tips, only its waits change.
+ * The levels on a flashblocks chain, from the sealed blocks' (docs/api.md, "Flashblocks chains"): while the pieces are
+ * full every tip is pieceTip's; while they have room low and medium are the floor and high highFloorTip's. Max fees
+ * keep their headroom, waits are in pieces (pieceWaits). `floorTip` null: tips buy nothing, only the waits change.
  */
 export function pieceLevels(
   levels: Record<Urgency, LevelEstimate>,
