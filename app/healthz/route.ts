@@ -1,7 +1,7 @@
 // GET /healthz – liveness: 200 {"status":"ok"} while the process serves. No auth, no upstream call.
 import { healthzResponse } from '@/lib/http/health'
-import { readOnlyRoute } from '@/lib/http/routes'
+import { serviceRoute } from '@/lib/http/routes'
 
 export const dynamic = 'force-dynamic'
 
-export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = readOnlyRoute(healthzResponse)
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = serviceRoute(healthzResponse)

@@ -51,13 +51,19 @@ export function methodNotAllowed(request: Request): Response {
   return observe('method-not-allowed', request, performance.now(), toErrorResponse(new MethodNotAllowedError(request.method)))
 }
 
+/** The service's own paths (/healthz, /readyz, /metrics, /openapi.json): readOnlyRoute's, their 405 unlogged as their GET. */
+export function serviceRoute<G>(GET: G) {
+  const refuse = (request: Request) => toErrorResponse(new MethodNotAllowedError(request.method))
+  return { ...readOnlyRoute(GET), POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse }
+}
+
 /** OPTIONS: 204 with Allow (Next's default would list the 405 handlers too). */
 export function options(): Response {
   return new Response(null, { status: 204, headers: { allow: ALLOWED_METHODS } })
 }
 
-/** Every method of a read-only route: GET answers, OPTIONS lists, writes get 405 (the JSON body, with Allow). */
-export function readOnlyRoute<G>(GET: G) {
+/** Every method of a read-only route: GET answers, OPTIONS lists, writes get 405. */
+function readOnlyRoute<G>(GET: G) {
   return {
     GET,
     OPTIONS: options,

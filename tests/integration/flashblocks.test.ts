@@ -9,7 +9,8 @@ import { parseGwei } from '@/lib/core/units'
 import { basic, eventually } from './helpers'
 
 const CRED: [string, string] = ['flash', 'flash-secret-of-the-test']
-const BASE = 8453
+// Unichain (found from the node, as Base is): Base would refuse the whole-block transaction below (EIP-7825 since Azul)
+const PIECED = 130
 const PLAIN = 10
 /** op-geth's DefaultMinSuggestedPriorityFee: the OP-stack floor (lib/core/chain-rules/chain-policy.ts). */
 const FLOOR = 1_000_000n
@@ -23,7 +24,7 @@ async function get(chainId: number, endpoint: string) {
   expect(res.status).toBe(200)
   return { headers: res.headers, body: (await res.json()) as unknown }
 }
-const fees = async (chainId = BASE) => {
+const fees = async (chainId = PIECED) => {
   const { headers, body } = await get(chainId, 'suggestedGasFees')
   return { ...SuggestedGasFeesSchema.parse(body), headers }
 }
@@ -33,7 +34,7 @@ const piecedAnswer = () =>
   eventually(async () => ((f) => (f.pending ? f : undefined))(await fees()), 'an answer from the pending pieces', 60_000)
 
 beforeAll(async () => {
-  pieced = await startFlashblocksNode({ chainId: BASE })
+  pieced = await startFlashblocksNode({ chainId: PIECED })
   plain = await startFlashblocksNode({ chainId: PLAIN, pending: 'latest' })
   service = await startService({
     env: {
@@ -41,7 +42,7 @@ beforeAll(async () => {
       RATE_LIMITS: `${CRED[0]}=0`,
       USE_PUBLIC_RPCS: 'false',
       REQUEST_LOG: 'false',
-      [`RPC_URL_${BASE}`]: pieced.url,
+      [`RPC_URL_${PIECED}`]: pieced.url,
       [`RPC_URL_${PLAIN}`]: plain.url,
     },
   })
@@ -66,7 +67,7 @@ describe('flashblocks', () => {
     expect([f.high.minWaitTimeEstimate, f.high.maxWaitTimeEstimate]).toEqual([Math.round(p.cadenceMs), Math.round(2 * p.cadenceMs)])
     expect(f.low.maxWaitTimeEstimate).toBe(Math.round(6 * p.cadenceMs))
     // a transfer waits for the next piece; a limit of the whole block cannot fit before the next block's last piece
-    const cost = async (gas: number) => TransactionCostSchema.parse((await get(BASE, `transactionCost?gas=${gas}`)).body)
+    const cost = async (gas: number) => TransactionCostSchema.parse((await get(PIECED, `transactionCost?gas=${gas}`)).body)
     expect((await cost(21_000)).high.minWaitTimeEstimate).toBe(Math.round(p.cadenceMs))
     const whole = await cost(Number(BigInt(pieced.gasPerPiece) * BigInt(p.pieces)))
     expect(whole.high.minWaitTimeEstimate).toBeGreaterThanOrEqual(Math.round(p.pieces * p.cadenceMs))
@@ -95,8 +96,8 @@ describe('flashblocks', () => {
     for (const tip of tipsOf(risen)) expect(tip).toBeGreaterThan(lowest)
     // a piece or two in (a block more on a busy machine), while the block is built
     expect(risen.pending!.blockNumber).toBeLessThanOrEqual(startedIn + 2)
-    const ladder = await get(BASE, 'suggestedGasFees').then(() =>
-      fetch(`${service.url}/gasprices/blockprices?chainid=${BASE}`, { headers: { authorization: basic(CRED) } }).then((r) => r.json()),
+    const ladder = await get(PIECED, 'suggestedGasFees').then(() =>
+      fetch(`${service.url}/gasprices/blockprices?chainid=${PIECED}`, { headers: { authorization: basic(CRED) } }).then((r) => r.json()),
     )
     const prices = (ladder as { blockPrices: { estimatedPrices: { confidence: number; maxPriorityFeePerGas: number }[] }[] })
       .blockPrices[0]!
@@ -131,7 +132,7 @@ describe('flashblocks', () => {
 
   test('behavior: the stream pushes at most one event per piece, with the block and piece, and agrees with the polled answer', async () => {
     await piecedAnswer()
-    const stream: SseStream = await openSse(`${service.url}/networks/${BASE}/stream`, { authorization: basic(CRED) })
+    const stream: SseStream = await openSse(`${service.url}/networks/${PIECED}/stream`, { authorization: basic(CRED) })
     try {
       expect(stream.status).toBe(200)
       const parsed = () => stream.events.filter((e) => e.event === 'fees').map((e) => FeesEventSchema.parse(JSON.parse(e.data)))
@@ -180,7 +181,7 @@ describe('flashblocks', () => {
 
   test('behavior: /accuracy judges per piece on a flashblocks chain, at the cadence and promises the answers carry', async () => {
     const f = await piecedAnswer()
-    const report = async (chainId = BASE) => AccuracyReportSchema.parse((await get(chainId, 'accuracy')).body)
+    const report = async (chainId = PIECED) => AccuracyReportSchema.parse((await get(chainId, 'accuracy')).body)
     const first = await eventually(async () => ((r) => (r.pieces?.judgedPieces ? r : undefined))(await report()), 'judged pieces', 30_000)
     const p = first.pieces!
     expect(p.cadenceMs).toBe(f.pending!.cadenceMs)

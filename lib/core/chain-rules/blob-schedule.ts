@@ -89,6 +89,10 @@ export const NO_BLOB_CHAINS: Readonly<Record<number, string>> = {
   42161: 'Arbitrum One',
   59144: 'Linea',
   43114: 'Avalanche C-Chain',
+  // NO_BLOB_FAMILIES' sources below
+  204: 'opBNB',
+  143: 'Monad',
+  146: 'Sonic',
 }
 
 /**

@@ -5,7 +5,7 @@ import { bsc, hyperEvm, megaEth, monad, opBnb, sei, sonic, type ChainRules } fro
 /** Chain fee policies as data (like viem's `chain.fees`): one row per chain id, each citing its source. Pure. */
 
 export type ChainFeePolicy = {
-  /** Which rules the row follows, for docs, logs and tests. */
+  /** Which rules the row follows (also which chains take no blobs: blob-schedule.ts NO_BLOB_FAMILIES). */
   family:
     | 'ethereum'
     | 'op-stack'

@@ -57,19 +57,20 @@ export const ForecastHorizonSchema = z.object({
   p99: GweiSchema.meta({ description: '99th-percentile forecast (gwei).' }),
   bound: GweiSchema.nullable().meta({
     description:
-      "The protocol's largest base fee of block head + k: k − 1 largest rises from estimatedBaseFee (gwei); null where the chain enforces no per-block bound.",
+      "The protocol's largest base fee of block head + k: k − 1 largest rises from estimatedBaseFee (k from the head's on Monad, whose nodes repeat it as the next) (gwei); null where the chain enforces no per-block bound.",
   }),
 })
 
 /**
  * GET /networks/{chainId}/baseFeeForecast: the base fee of each of the next FORECAST_HORIZONS blocks
  * as quantiles and the protocol's bound (lib/core/fee-math/forecast.ts), gwei. k = 1 is exact (the next base
- * fee); p50 ≤ p90 ≤ p99 ≤ bound at every horizon.
+ * fee; not on Monad); p50 ≤ p90 ≤ p99 ≤ bound at every horizon.
  */
 export const BaseFeeForecastSchema = z.object({
   blockNumber: z.number().int().nonnegative().meta({ description: 'The head block the forecast is made at (X-Block-Number).' }),
   estimatedBaseFee: GweiSchema.meta({
-    description: 'The base fee of the next block (head + 1), known exactly: suggestedGasFees.estimatedBaseFee.',
+    description:
+      "The base fee of the next block (head + 1) as the node reports it, exact (Monad's nodes repeat the head's): suggestedGasFees.estimatedBaseFee.",
   }),
   horizons: z
     .array(ForecastHorizonSchema)

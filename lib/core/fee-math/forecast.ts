@@ -30,7 +30,7 @@ export type ForecastHorizon = {
   p50: bigint
   p90: bigint
   p99: bigint
-  /** The protocol's largest base fee of block head + k (k − 1 largest rises from the next base fee); null where the chain enforces none. */
+  /** The protocol's largest base fee of block head + k (k − 1 rises from the next base fee; k from the head's on Monad); null: none enforced. */
   bound: bigint | null
 }
 

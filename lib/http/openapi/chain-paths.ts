@@ -96,7 +96,7 @@ export function chainPaths(): Json {
     '/networks/{chainId}/baseFeeForecast': chainEndpoint(
       'getBaseFeeForecast',
       'The base fee of each of the next 10 blocks: p50, p90, p99 and the protocol bound',
-      "Blocks head + 1 … head + 10 (head = X-Block-Number). k = 1 is the next block, known exactly (every quantile equals estimatedBaseFee). p50 ≤ p90 ≤ p99 ≤ bound; bound is the protocol's largest base fee (k − 1 largest rises from the next base fee), null on chains that enforce none. With under 64 base-fee steps in the window, or a base fee of 0, every quantile is that bound (the assumed one where the chain enforces none). The model: docs/estimator.md.",
+      "Blocks head + 1 … head + 10 (head = X-Block-Number). k = 1 is the next block, known exactly (every quantile equals estimatedBaseFee), except on Monad, whose nodes repeat the head's base fee as the next: there block head + k is forecast k steps from the head. p50 ≤ p90 ≤ p99 ≤ bound; bound is the protocol's largest base fee (k − 1 largest rises from the next base fee; k from the head's on Monad), null on chains that enforce none. With under 64 base-fee steps in the window, or a base fee of 0, every quantile is that bound (the assumed one where the chain enforces none). The model: docs/estimator.md.",
       'BaseFeeForecast',
     ),
     '/networks/{chainId}/gasPrices': withQuery(

@@ -2,9 +2,15 @@
 import { headers, json, ref, schemaRef, type Json } from './components'
 import { readOnlyMethods } from './path-items'
 
-/** OPTIONS and the write methods (405) of an operations path, under that path's own security. */
-const readOnly = (security: Json[]): Json =>
-  Object.fromEntries(Object.entries(readOnlyMethods('operations')).map(([method, op]) => [method, { ...(op as Json), security }]))
+/** OPTIONS and the write methods (405) of an operations path, under its own security (public: no 401); `extra` responses. */
+const readOnly = (security: Json[], extra: Json = {}): Json =>
+  Object.fromEntries(
+    Object.entries(readOnlyMethods('operations')).map(([method, op]) => {
+      const { '401': unauthorized, ...rest } = (op as { responses: Json }).responses
+      const responses = { ...rest, ...(security.length > 0 ? { '401': unauthorized } : {}), ...extra }
+      return [method, { ...(op as Json), security, responses }]
+    }),
+  )
 
 /** /healthz, /readyz, /metrics and /openapi.json (tag operations), each with its own security. */
 export function operationsPaths(): Json {
@@ -65,7 +71,9 @@ export function operationsPaths(): Json {
           '503': ref('responses', 'ServiceUnavailable'),
         },
       },
-      ...readOnly([{ metricsToken: [] }]),
+      ...readOnly([{ metricsToken: [] }], {
+        '404': { description: 'Not Found: no METRICS_TOKEN is configured.', content: json(schemaRef('ErrorBody')) },
+      }),
     },
     '/openapi.json': {
       get: {
