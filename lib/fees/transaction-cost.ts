@@ -48,6 +48,8 @@ export async function getTransactionCost(chainId: number, query: TransactionCost
     unknownL1Fee: chain?.unknownL1Fee,
     nativeToken: chain?.nativeCurrency?.symbol,
     chargesGasLimit: policy.rules?.chargesGasLimit === true,
+    // Sonic's eth_feeHistory reports 1.10 × the base fee (lib/core/chain-rules/fast-chains.ts)
+    chargedAtHeaderBaseFee: policy.rules?.minFeeCapOverBaseFeePpm !== undefined,
   })
   return { body: JSON.stringify(buildTransactionCost(cost)), meta }
 }

@@ -208,6 +208,16 @@ describe('Sonic (146)', () => {
   test("behavior: a legacy price (its fee cap too: the pool refuses under 1.05 × base) is 1.10 × the head's base fee plus the tip, what its own eth_gasPrice says", async () => {
     await expectLegacyPrices(146, floor())
   })
+
+  test("behavior: transactionCost's likely fee is at the blocks' own base fee (the header's), not the history's 1.10 ×", async () => {
+    await atBlocks(146, 'transactionCost?gas=21000', (body) => {
+      for (const level of LEVELS) {
+        const l = body[level]!
+        expect(g(l.fee)).toBe(21_000n * (headBase() + tipOf(l)))
+        expect(g(l.maxFee)).toBe(21_000n * maxFeeOf(l))
+      }
+    })
+  })
 })
 
 describe('Sei (1329)', () => {

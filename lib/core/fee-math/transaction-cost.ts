@@ -91,6 +91,8 @@ export type TransactionCostChain = {
   nativeToken?: string
   /** The chain charges the gas limit, not the gas used (Monad: its policy's rules.chargesGasLimit). */
   chargesGasLimit?: boolean
+  /** The window's base fees are the node's price over the block's own (Sonic): the likely cost is at the head header's. */
+  chargedAtHeaderBaseFee?: boolean
 }
 
 /** The largest gas a transaction of the chain can use: the chain's per-transaction cap (EIP-7825, ArbOS 50) or the head's gas limit. */
@@ -177,6 +179,7 @@ export function transactionCost(
   }
   const txBytes = query.tx ? (query.tx.length - 2) / 2 : (query.txBytes ?? DEFAULT_TX_BYTES)
   const next = BigInt(window.nextBaseFeePerGas)
+  const charged = chain.chargedAtHeaderBaseFee && window.headBaseFeePerGas !== undefined ? BigInt(window.headBaseFeePerGas) : next
   const { l1DataFee, l1DataFeeBasis, operatorFee: opFee } = beyondGas(window, query, txBytes, chain)
   const floor = lineaTipFloor(window, query.gas, txBytes)
   // Arbitrum charges its L1 component as poster gas (its cost ÷ the base fee) inside the gas limit,
@@ -188,7 +191,7 @@ export function transactionCost(
     const tip = s.fees && floor !== null && floor > levelTip ? floor : levelTip
     // the max fee keeps the level's headroom over the base fee
     const maxPrice = s.fees ? s.fees.maxFeePerGas + (tip - levelTip) : s.gasPrice
-    const likelyPrice = s.fees ? next + tip : s.gasPrice
+    const likelyPrice = s.fees ? charged + tip : s.gasPrice
     const extra = (opFee ?? 0n) + (l1DataFee ?? 0n)
     const l1Cap = l1DataFee === null ? 0n : l1FeeCap(l1DataFee, u, window.blockIntervalMs)
     const extraMax = (opFee ?? 0n) + (heldAtMaxFee ? mulDivCeil(l1Cap, maxPrice, next) : l1Cap)

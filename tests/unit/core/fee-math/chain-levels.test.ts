@@ -202,6 +202,18 @@ describe('Sonic (146): max fee ≥ 1.10 × the base fee; the base fee moves per 
     for (const u of LEVELS) expect(prices[u]).toBe(55n * GWEI + levels[u].maxPriorityFeePerGas)
   })
 
+  test("behavior: transactionCost's likely fee is at the block's own base fee (the header's), not the node's 1.10 × price", () => {
+    const history = makeWindow({ baseFees: Array(500).fill(55n * GWEI), next: 55n * GWEI, ratios: Array(500).fill(0.99), intervalMs: 630 })
+    const window = { ...history, chainId: 146, headBaseFeePerGas: String(50n * GWEI) }
+    const suggestions = levelSuggestions(window, windowPolicy(chainFeePolicy(146), window))
+    const cost = transactionCost(window, suggestions, { gas: 21_000n }, { chargedAtHeaderBaseFee: true })
+    for (const u of LEVELS) {
+      const tip = suggestions[u].fees!.maxPriorityFeePerGas
+      expect(cost.levels[u].fee).toBe(21_000n * (50n * GWEI + tip))
+      expect(cost.levels[u].maxFee).toBe(21_000n * suggestions[u].fees!.maxFeePerGas)
+    }
+  })
+
   test('behavior: a legacy price is a fee cap too (the pool refuses one under 1.05 × the base fee): 1.10 × it plus the tip', () => {
     const window = windowOf(146, 50n * GWEI, 1n, 630)
     const levels = windowLevels(window, chainFeePolicy(146))
