@@ -12,6 +12,9 @@ const readOnly = (security: Json[], extra: Json = {}): Json =>
     }),
   )
 
+/** /metrics' answer while no METRICS_TOKEN is configured. */
+const metricsOff = (): Json => ({ description: 'Not Found: no METRICS_TOKEN is configured.', content: json(schemaRef('ErrorBody')) })
+
 /** /healthz, /readyz, /metrics and /openapi.json (tag operations), each with its own security. */
 export function operationsPaths(): Json {
   return {
@@ -65,14 +68,14 @@ export function operationsPaths(): Json {
             headers: headers(['WWW-Authenticate']),
             content: json(schemaRef('ErrorBody')),
           },
-          '404': { description: 'Not Found: no METRICS_TOKEN is configured.', content: json(schemaRef('ErrorBody')) },
+          '404': metricsOff(),
           '429': ref('responses', 'TooManyRequests'),
           '500': ref('responses', 'InternalServerError'),
           '503': ref('responses', 'ServiceUnavailable'),
         },
       },
       ...readOnly([{ metricsToken: [] }], {
-        '404': { description: 'Not Found: no METRICS_TOKEN is configured.', content: json(schemaRef('ErrorBody')) },
+        '404': metricsOff(),
       }),
     },
     '/openapi.json': {
