@@ -6,13 +6,18 @@
  */
 import { processSingleton } from './process-singleton'
 import { answerClientError, refuseConnect, refuseExpectation, refuseUpgrade } from './raw-refusals'
+import { createPacer } from './request-pacer'
 
 /** The request header the stamp is written to (replaced on every request; the gate removes it before the handlers). */
 export const PEER_HEADER = 'x-gas-api-peer'
 
-const state = processSingleton('peer-stamp', () => ({ token: crypto.randomUUID(), servers: 0 }))
+const state = processSingleton('peer-stamp', () => ({ token: crypto.randomUUID(), servers: 0, pacer: createPacer() }))
 
-type RequestLike = { url?: string; headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } | null }
+type RequestLike = {
+  url?: string
+  headers: Record<string, string | string[] | undefined>
+  socket?: { remoteAddress?: string; destroyed?: boolean } | null
+}
 type RequestHandler = (req: RequestLike & { method?: string; httpVersion?: string }, res: ResponseLike) => void
 type ServerLike = {
   prependListener(event: 'upgrade', listener: (req: RequestLike) => void): unknown
@@ -24,6 +29,7 @@ type ServerLike = {
   on(event: 'checkExpectation', listener: (req: RequestLike, res: ResponseLike) => void): unknown
   on(event: 'request', listener: RequestHandler): unknown
   on(event: 'newListener', listener: (event: string | symbol, listener: RequestHandler) => void): unknown
+  on(event: 'connection', listener: () => void): unknown
   listening?: boolean
   requireHostHeader?: boolean
 }
@@ -81,7 +87,12 @@ function stampedHandler(handlers: RequestHandler[]): RequestHandler {
         error: 'Bad Request',
         message: "Query parameter '__proto__' is not taken by any endpoint.",
       })
-    for (const handle of handlers) handle.call(this, req, res)
+    state.pacer.pace(
+      () => {
+        for (const handle of handlers) handle.call(this, req, res)
+      },
+      () => req.socket?.destroyed === true,
+    )
   }
 }
 
@@ -153,6 +164,7 @@ export function installPeerStamp(): number {
     const handler = stampedHandler(handlers)
     server.removeAllListeners('request')
     server.on('request', handler)
+    server.on('connection', state.pacer.accepted)
     // a request listener added later goes behind the stamp too, not beside it
     server.on('newListener', (event, listener) => {
       if (event !== 'request' || listener === handler) return

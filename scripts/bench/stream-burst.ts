@@ -71,6 +71,10 @@ export type BurstRow = {
   lateStatus: number
   statusMs: { p50: number; p99: number; max: number }
   firstEventMs: { p50: number; p99: number; max: number }
+  /** When each socket's TCP handshake completed (its `connect` event), from the moment its connect started. */
+  connectMs: { p50: number; p99: number; max: number }
+  /** Of those past 10 s (`firstOver10s`), the ones whose handshake alone took over 900 ms: a dropped SYN, retried. */
+  lateAfterSynRetry: number
   /** Subscribers whose first event came later than 10 s after the connect started, or never. */
   firstOver10s: number
   /** The node's blocks after the burst (`blocks` of them) and how many reached every subscriber. */
@@ -90,15 +94,16 @@ export type BurstRow = {
 
 const ID = Buffer.from('\nid: ')
 
-type Sub = { start: number; status?: number; statusAt?: number; firstAt?: number; blocks: Set<number>; socket: Socket }
+type Sub = { start: number; connectedAt?: number; status?: number; statusAt?: number; firstAt?: number; blocks: Set<number>; socket: Socket }
 
 function open(port: number, path: string, auth: string): Sub {
   const sub: Sub = { start: performance.now(), blocks: new Set(), socket: connect(port, '127.0.0.1') }
   let carry = Buffer.alloc(0)
   sub.socket.setNoDelay(true)
-  sub.socket.on('connect', () =>
-    sub.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth}\r\nAccept: text/event-stream\r\n\r\n`),
-  )
+  sub.socket.on('connect', () => {
+    sub.connectedAt = performance.now()
+    sub.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth}\r\nAccept: text/event-stream\r\n\r\n`)
+  })
   sub.socket.on('data', (chunk: Buffer) => {
     const now = performance.now()
     const data = carry.length ? Buffer.concat([carry, chunk]) : chunk
@@ -232,6 +237,7 @@ export async function burst(
   for (let b = head0 + 1; b <= last; b++) if (subs.every((s) => s.blocks.has(b))) blocksToAll++
   for (const s of subs) s.socket.destroy()
   const opened = subs.filter((s) => s.status === 200)
+  const late = (s: Sub) => s.firstAt === undefined || s.firstAt - s.start > 10_000
   return {
     subscribers: o.subscribers,
     opened: opened.length,
@@ -240,7 +246,9 @@ export async function burst(
     silent,
     statusMs: spread(subs.flatMap((s) => (s.statusAt === undefined ? [] : [s.statusAt - s.start]))),
     firstEventMs: spread(opened.flatMap((s) => (s.firstAt === undefined ? [] : [s.firstAt - s.start]))),
-    firstOver10s: subs.filter((s) => s.firstAt === undefined || s.firstAt - s.start > 10_000).length,
+    firstOver10s: subs.filter(late).length,
+    connectMs: spread(subs.flatMap((s) => (s.connectedAt === undefined ? [] : [s.connectedAt - s.start]))),
+    lateAfterSynRetry: subs.filter((s) => late(s) && (s.connectedAt === undefined || s.connectedAt - s.start > 900)).length,
     blocksToAll,
     blocks: o.blocks,
     cpuSeconds,

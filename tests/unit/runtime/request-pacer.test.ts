@@ -1,0 +1,87 @@
+// The pacer of request starts, on the real event loop: a turn is one pass of Node's loop, waited for with
+// setImmediate (an immediate set in the check phase runs in the next turn, behind the pacer's own). The clock is the test's.
+import { describe, expect, test } from 'vitest'
+import { createPacer, MAX_ACCEPT_TURNS, TURN_BUDGET_MS } from '@/lib/runtime/request-pacer'
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+function setup() {
+  let clock = 1_000
+  const pacer = createPacer(TURN_BUDGET_MS, () => clock)
+  const started: string[] = []
+  const start = (name: string) => () => started.push(name)
+  return { pacer, started, start, advance: (ms: number) => (clock += ms) }
+}
+
+describe('request pacer', () => {
+  test('behavior: with none waiting and the turn within its budget, a request starts at once', () => {
+    const { pacer, started, start, advance } = setup()
+    pacer.pace(start('a'))
+    advance(TURN_BUDGET_MS - 1)
+    pacer.pace(start('b'))
+    expect(started).toEqual(['a', 'b'])
+    expect(pacer.waiting()).toBe(0)
+  })
+
+  test('behavior: past the turn budget, later requests wait and start in arrival order, one a turn', async () => {
+    const { pacer, started, start, advance } = setup()
+    pacer.pace(start('a'))
+    advance(TURN_BUDGET_MS)
+    pacer.pace(start('b'))
+    pacer.pace(start('c'))
+    expect([started, pacer.waiting()]).toEqual([['a'], 2])
+    await nextTurn()
+    expect(started).toEqual(['a', 'b'])
+    // one waits: a new request queues behind it, even in a fresh turn
+    pacer.pace(start('d'))
+    expect(started).toEqual(['a', 'b'])
+    await nextTurn()
+    expect(started).toEqual(['a', 'b', 'c'])
+    await nextTurn()
+    expect([started, pacer.waiting()]).toEqual([['a', 'b', 'c', 'd'], 0])
+    // nothing waits again, and a new turn has its whole budget: at once
+    await nextTurn()
+    pacer.pace(start('e'))
+    expect(started.at(-1)).toBe('e')
+  })
+
+  test('behavior: while each turn accepts a connection, waiting requests hold, for at most MAX_ACCEPT_TURNS turns', async () => {
+    const { pacer, started, start, advance } = setup()
+    pacer.pace(start('a'))
+    advance(TURN_BUDGET_MS)
+    pacer.accepted()
+    pacer.pace(start('b'))
+    for (let turn = 0; turn < MAX_ACCEPT_TURNS; turn++) {
+      await nextTurn()
+      expect(started).toEqual(['a'])
+      pacer.accepted()
+    }
+    await nextTurn()
+    expect(started).toEqual(['a', 'b'])
+  })
+
+  test('behavior: a turn that accepted nothing starts the next waiting request', async () => {
+    const { pacer, started, start, advance } = setup()
+    pacer.pace(start('a'))
+    advance(TURN_BUDGET_MS)
+    pacer.accepted()
+    pacer.pace(start('b'))
+    pacer.pace(start('c'))
+    await nextTurn()
+    expect(started).toEqual(['a'])
+    await nextTurn()
+    expect(started).toEqual(['a', 'b'])
+  })
+
+  test('edge: a waiting request whose client has gone never starts, and the next one takes its turn', async () => {
+    const { pacer, started, start, advance } = setup()
+    pacer.pace(start('a'))
+    advance(TURN_BUDGET_MS)
+    let gone = false
+    pacer.pace(start('b'), () => gone)
+    pacer.pace(start('c'), () => false)
+    gone = true
+    await nextTurn()
+    expect([started, pacer.waiting()]).toEqual([['a', 'c'], 0])
+  })
+})
