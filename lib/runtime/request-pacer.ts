@@ -37,15 +37,17 @@ export function createPacer(budgetMs = TURN_BUDGET_MS, now = () => performance.n
   }
   const turn = () => {
     scheduled = false
+    let next: (typeof queue)[number] | undefined
     if (acceptedThisTurn && acceptTurns < MAX_ACCEPT_TURNS) acceptTurns++
     else {
       acceptTurns = 0
-      let next = queue.shift()
+      next = queue.shift()
       while (next?.gone?.()) next = queue.shift()
-      next?.start()
     }
     acceptedThisTurn = false
+    // the next turn is set before this start runs, so a start that throws leaves no request stranded
     if (queue.length > 0) schedule()
+    next?.start()
   }
   return {
     pace(start, gone) {

@@ -84,4 +84,24 @@ describe('request pacer', () => {
     await nextTurn()
     expect([started, pacer.waiting()]).toEqual([['a', 'c'], 0])
   })
+  test('edge: a start that throws leaves the requests behind it to start in the next turns', async () => {
+    const { pacer, started, start, advance } = setup()
+    const errors: unknown[] = []
+    const onError = (err: unknown) => errors.push(err)
+    process.prependListener('uncaughtException', onError)
+    try {
+      pacer.pace(start('a'))
+      advance(TURN_BUDGET_MS)
+      pacer.pace(() => {
+        throw new Error('a handler threw')
+      })
+      pacer.pace(start('c'))
+      await nextTurn()
+      await nextTurn()
+    } finally {
+      process.removeListener('uncaughtException', onError)
+    }
+    expect(errors).toHaveLength(1)
+    expect([started, pacer.waiting()]).toEqual([['a', 'c'], 0])
+  })
 })
