@@ -6,17 +6,38 @@
  */
 import { processSingleton } from './process-singleton'
 import { answerClientError, refuseConnect, refuseExpectation, refuseUpgrade } from './raw-refusals'
-import { createPacer } from './request-pacer'
+import { createPacer, type Pacer } from './request-pacer'
 
 /** The request header the stamp is written to (replaced on every request; the gate removes it before the handlers). */
 export const PEER_HEADER = 'x-gas-api-peer'
 
-const state = processSingleton('peer-stamp', () => ({ token: crypto.randomUUID(), servers: 0, pacer: createPacer() }))
+const state = processSingleton(
+  'peer-stamp',
+  () => ({ token: crypto.randomUUID(), servers: 0 }) as { token: string; servers: number; pacer?: Pacer },
+)
+// `next dev` may keep a state made before the pacer existed
+const pacer = () => (state.pacer ??= createPacer())
+
+/** The service's probes, answered at once even in a burst of opens (an orchestrator restarts what they time out on). */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics'])
+const served = new WeakSet<object>()
+
+/**
+ * Whether a request waits its turn behind the accepting of connections (request-pacer.ts): a connection's first
+ * request, not a probe. A keep-alive connection's later requests start at once.
+ */
+export function pacedRequest(req: RequestLike): boolean {
+  const socket = req.socket
+  if (!socket || served.has(socket)) return false
+  served.add(socket)
+  const q = req.url?.indexOf('?') ?? -1
+  return !PROBES.has(q < 0 ? (req.url ?? '') : req.url!.slice(0, q))
+}
 
 type RequestLike = {
   url?: string
   headers: Record<string, string | string[] | undefined>
-  socket?: { remoteAddress?: string; destroyed?: boolean } | null
+  socket?: { remoteAddress?: string; destroyed?: boolean; writable?: boolean } | null
 }
 type RequestHandler = (req: RequestLike & { method?: string; httpVersion?: string }, res: ResponseLike) => void
 type ServerLike = {
@@ -87,12 +108,12 @@ function stampedHandler(handlers: RequestHandler[]): RequestHandler {
         error: 'Bad Request',
         message: "Query parameter '__proto__' is not taken by any endpoint.",
       })
-    state.pacer.pace(
-      () => {
-        for (const handle of handlers) handle.call(this, req, res)
-      },
-      () => req.socket?.destroyed === true,
-    )
+    const start = () => {
+      for (const handle of handlers) handle.call(this, req, res)
+    }
+    if (!pacedRequest(req)) return start()
+    // a client gone (or half-closed, which Node answers by ending the socket) while its request waited is not served
+    pacer().pace(start, () => req.socket?.destroyed === true || req.socket?.writable === false)
   }
 }
 
@@ -164,7 +185,7 @@ export function installPeerStamp(): number {
     const handler = stampedHandler(handlers)
     server.removeAllListeners('request')
     server.on('request', handler)
-    server.on('connection', state.pacer.accepted)
+    server.on('connection', () => pacer().accepted())
     // a request listener added later goes behind the stamp too, not beside it
     server.on('newListener', (event, listener) => {
       if (event !== 'request' || listener === handler) return

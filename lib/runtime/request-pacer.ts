@@ -1,16 +1,20 @@
 /**
- * Request starts paced behind the accepting of connections, so a burst of connects waits in the service's queue and
- * not in the kernel's. Node accepts one connection per turn of its event loop, and a turn also runs the listener of
- * every request that arrived, an open costing milliseconds: in a burst the listen queue fills, the kernel drops the
- * SYNs past it and those clients connect again 1, 3, 7 s later, behind everyone. Here a request starts at once while
- * none wait and its turn has time left; otherwise it waits in arrival order, and waiting requests start one a turn,
- * only in a turn that accepted no connection (or after MAX_ACCEPT_TURNS that did). Node.js only.
+ * New connections' first requests paced behind the accepting of connections, so a burst of connects waits in the
+ * service's queue and not in the kernel's. Node accepts one connection per turn of its event loop, and a turn also
+ * runs the listener of every request that arrived, a stream open costing milliseconds: in a burst the listen queue
+ * fills, the kernel drops the SYNs past it, and those clients connect again 1, 3, 7 s later, behind everyone.
+ * Here such a request starts at once while none wait and its turn has time left; otherwise it waits in arrival order,
+ * and waiting requests start one a turn, in a turn that accepted no connection, or once accepting has held them for
+ * MAX_HOLD_MS. A keep-alive connection's later requests are never paced (Node's own backpressure bounds those).
+ * Node.js only.
  */
 
-/** Listener time one turn may spend on requests before later ones wait, ms. */
+/** Listener time one turn may spend on first requests before later ones wait, ms. */
 export const TURN_BUDGET_MS = 10
-/** Turns in a row that only accept connections before a waiting request starts anyway. */
-export const MAX_ACCEPT_TURNS = 16
+/** How long turns that accept connections may hold back the next waiting request, ms. */
+export const MAX_HOLD_MS = 2
+/** Waiting requests past which new ones start at once, as without a pacer (memory stays bounded). */
+export const MAX_WAITING = 20_000
 
 export type Pacer = {
   /** Runs `start` now, or after the requests already waiting; one whose client `gone()` by its turn never starts. */
@@ -21,14 +25,17 @@ export type Pacer = {
   waiting(): number
 }
 
+type Waiting = { start: () => void; gone: (() => boolean) | undefined }
+
 /** A pacer of request starts (one per server process: installPeerStamp makes it). */
 export function createPacer(budgetMs = TURN_BUDGET_MS, now = () => performance.now()): Pacer {
-  const queue: { start: () => void; gone?: () => boolean }[] = []
+  const queue: Waiting[] = []
   // when this turn's first request started (-1: none yet), reset in the turn's check phase
   let turnStart = -1
   let scheduled = false
   let acceptedThisTurn = false
-  let acceptTurns = 0
+  // when accepting began to hold the next waiting request (-1: it does not)
+  let holdStart = -1
   const schedule = () => {
     if (scheduled) return
     scheduled = true
@@ -37,27 +44,29 @@ export function createPacer(budgetMs = TURN_BUDGET_MS, now = () => performance.n
   }
   const turn = () => {
     scheduled = false
-    let next: (typeof queue)[number] | undefined
-    if (acceptedThisTurn && acceptTurns < MAX_ACCEPT_TURNS) acceptTurns++
-    else {
-      acceptTurns = 0
+    let next: Waiting | undefined
+    if (acceptedThisTurn && (holdStart < 0 || now() - holdStart < MAX_HOLD_MS)) {
+      if (holdStart < 0) holdStart = now()
+    } else {
+      holdStart = -1
       next = queue.shift()
       while (next?.gone?.()) next = queue.shift()
     }
     acceptedThisTurn = false
     // the next turn is set before this start runs, so a start that throws leaves no request stranded
     if (queue.length > 0) schedule()
+    else holdStart = -1
     next?.start()
   }
   return {
     pace(start, gone) {
       const t = now()
-      if (queue.length === 0) {
+      if (queue.length === 0 || queue.length >= MAX_WAITING) {
         if (turnStart < 0) {
           turnStart = t
           setImmediate(() => (turnStart = -1))
         }
-        if (t - turnStart < budgetMs) return start()
+        if (t - turnStart < budgetMs || queue.length >= MAX_WAITING) return start()
       }
       queue.push({ start, gone })
       schedule()

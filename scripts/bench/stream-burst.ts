@@ -94,7 +94,15 @@ export type BurstRow = {
 
 const ID = Buffer.from('\nid: ')
 
-type Sub = { start: number; connectedAt?: number; status?: number; statusAt?: number; firstAt?: number; blocks: Set<number>; socket: Socket }
+type Sub = {
+  start: number
+  connectedAt?: number
+  status?: number
+  statusAt?: number
+  firstAt?: number
+  blocks: Set<number>
+  socket: Socket
+}
 
 function open(port: number, path: string, auth: string): Sub {
   const sub: Sub = { start: performance.now(), blocks: new Set(), socket: connect(port, '127.0.0.1') }

@@ -1,7 +1,8 @@
 // The pacer of request starts, on the real event loop: a turn is one pass of Node's loop, waited for with
 // setImmediate (an immediate set in the check phase runs in the next turn, behind the pacer's own). The clock is the test's.
 import { describe, expect, test } from 'vitest'
-import { createPacer, MAX_ACCEPT_TURNS, TURN_BUDGET_MS } from '@/lib/runtime/request-pacer'
+import { createPacer, MAX_HOLD_MS, MAX_WAITING, TURN_BUDGET_MS } from '@/lib/runtime/request-pacer'
+import { pacedRequest } from '@/lib/runtime/peer-stamp'
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
@@ -45,17 +46,25 @@ describe('request pacer', () => {
     expect(started.at(-1)).toBe('e')
   })
 
-  test('behavior: while each turn accepts a connection, waiting requests hold, for at most MAX_ACCEPT_TURNS turns', async () => {
+  test('behavior: while each turn accepts a connection, waiting requests hold, for at most MAX_HOLD_MS', async () => {
     const { pacer, started, start, advance } = setup()
     pacer.pace(start('a'))
     advance(TURN_BUDGET_MS)
-    pacer.accepted()
     pacer.pace(start('b'))
-    for (let turn = 0; turn < MAX_ACCEPT_TURNS; turn++) {
+    pacer.pace(start('c'))
+    const step = MAX_HOLD_MS / 4
+    // the hold begins at the first turn that accepted; turns at +0, +step, +2·step, +3·step still hold
+    for (let turn = 0; turn < 4; turn++) {
+      pacer.accepted()
       await nextTurn()
       expect(started).toEqual(['a'])
-      pacer.accepted()
+      advance(step)
     }
+    pacer.accepted()
+    await nextTurn()
+    expect(started).toEqual(['a', 'b'])
+    // a new hold for the next one
+    pacer.accepted()
     await nextTurn()
     expect(started).toEqual(['a', 'b'])
   })
@@ -103,5 +112,24 @@ describe('request pacer', () => {
     }
     expect(errors).toHaveLength(1)
     expect([started, pacer.waiting()]).toEqual([['a', 'c'], 0])
+  })
+  test('edge: past MAX_WAITING waiting requests, a new one starts at once', () => {
+    const { pacer, started, start, advance } = setup()
+    pacer.pace(start('a'))
+    advance(TURN_BUDGET_MS)
+    for (let i = 0; i < MAX_WAITING; i++) pacer.pace(() => {})
+    pacer.pace(start('over'))
+    expect([started, pacer.waiting()]).toEqual([['a', 'over'], MAX_WAITING])
+  })
+})
+
+describe('which requests are paced', () => {
+  test("behavior: a connection's first request is, its later ones and the probes are not", () => {
+    const keepAlive = {}
+    expect(pacedRequest({ url: '/networks/1/stream', headers: {}, socket: keepAlive })).toBe(true)
+    expect(pacedRequest({ url: '/networks/1/suggestedGasFees', headers: {}, socket: keepAlive })).toBe(false)
+    for (const url of ['/healthz', '/readyz?x=1', '/metrics']) expect(pacedRequest({ url, headers: {}, socket: {} })).toBe(false)
+    expect(pacedRequest({ url: '/healthzz', headers: {}, socket: {} })).toBe(true)
+    expect(pacedRequest({ url: '/v1/stream', headers: {}, socket: null })).toBe(false)
   })
 })
