@@ -1,18 +1,16 @@
 /**
- * New connections' first requests paced behind the accepting of connections, so a burst of connects waits in the
- * service's queue and not in the kernel's. Node accepts one connection per turn of its event loop, and a turn also
- * runs the listener of every request that arrived, a stream open costing milliseconds: in a burst the listen queue
- * fills, the kernel drops the SYNs past it, and those clients connect again 1, 3, 7 s later, behind everyone.
- * Here such a request starts at once while none wait and its turn has time left; otherwise it waits in arrival order,
- * and waiting requests start one a turn, in a turn that accepted no connection, or once accepting has held them for
- * MAX_HOLD_MS. A keep-alive connection's later requests are never paced (Node's own backpressure bounds those).
- * Node.js only.
+ * New connections' first requests paced behind accepting connections, so a burst of connects waits in the service's
+ * queue, not the kernel's: Node accepts one connection per loop turn, and a turn also runs every arrived request's
+ * listener, so a burst of stream opens (milliseconds each) fills the listen queue, and the kernel drops the SYNs
+ * past it (clients retry 1, 3, 7 s later). docs/benchmarks.md has the measurements. Node.js only.
  */
 
 /** Listener time one turn may spend on first requests before later ones wait, ms. */
 export const TURN_BUDGET_MS = 10
 /** How long turns that accept connections may hold back the next waiting request, ms. */
 export const MAX_HOLD_MS = 2
+/** Waiting requests started by a turn that accepted no connection. */
+export const STARTS_PER_TURN = 16
 /** Waiting requests past which new ones start at once, as without a pacer (memory stays bounded). */
 export const MAX_WAITING = 20_000
 
@@ -44,19 +42,31 @@ export function createPacer(budgetMs = TURN_BUDGET_MS, now = () => performance.n
   }
   const turn = () => {
     scheduled = false
-    let next: Waiting | undefined
+    const starts: Waiting[] = []
     if (acceptedThisTurn && (holdStart < 0 || now() - holdStart < MAX_HOLD_MS)) {
       if (holdStart < 0) holdStart = now()
     } else {
       holdStart = -1
-      next = queue.shift()
-      while (next?.gone?.()) next = queue.shift()
+      // a turn that accepted nothing found the listen queue empty: a batch, so established traffic starves none
+      for (let n = acceptedThisTurn ? 1 : STARTS_PER_TURN; n > 0 && queue.length > 0;) {
+        const next = queue.shift()!
+        if (next.gone?.()) continue
+        starts.push(next)
+        n--
+      }
     }
     acceptedThisTurn = false
-    // the next turn is set before this start runs, so a start that throws leaves no request stranded
+    // the next turn is set before these start, so a start that throws leaves no request stranded
     if (queue.length > 0) schedule()
     else holdStart = -1
-    next?.start()
+    for (const w of starts)
+      try {
+        w.start()
+      } catch (err) {
+        process.nextTick(() => {
+          throw err
+        })
+      }
   }
   return {
     pace(start, gone) {

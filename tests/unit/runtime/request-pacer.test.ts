@@ -1,7 +1,7 @@
 // The pacer of request starts, on the real event loop: a turn is one pass of Node's loop, waited for with
 // setImmediate (an immediate set in the check phase runs in the next turn, behind the pacer's own). The clock is the test's.
 import { describe, expect, test } from 'vitest'
-import { createPacer, MAX_HOLD_MS, MAX_WAITING, TURN_BUDGET_MS } from '@/lib/runtime/request-pacer'
+import { createPacer, MAX_HOLD_MS, MAX_WAITING, STARTS_PER_TURN, TURN_BUDGET_MS } from '@/lib/runtime/request-pacer'
 import { pacedRequest } from '@/lib/runtime/peer-stamp'
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
@@ -24,22 +24,20 @@ describe('request pacer', () => {
     expect(pacer.waiting()).toBe(0)
   })
 
-  test('behavior: past the turn budget, later requests wait and start in arrival order, one a turn', async () => {
+  test('behavior: past the turn budget, later requests wait, in arrival order, and a turn that accepted nothing starts STARTS_PER_TURN of them', async () => {
     const { pacer, started, start, advance } = setup()
     pacer.pace(start('a'))
     advance(TURN_BUDGET_MS)
-    pacer.pace(start('b'))
-    pacer.pace(start('c'))
-    expect([started, pacer.waiting()]).toEqual([['a'], 2])
+    const names = Array.from({ length: STARTS_PER_TURN + 2 }, (_, i) => `w${i}`)
+    for (const name of names) pacer.pace(start(name))
+    expect([started, pacer.waiting()]).toEqual([['a'], STARTS_PER_TURN + 2])
     await nextTurn()
-    expect(started).toEqual(['a', 'b'])
-    // one waits: a new request queues behind it, even in a fresh turn
-    pacer.pace(start('d'))
-    expect(started).toEqual(['a', 'b'])
+    expect(started).toEqual(['a', ...names.slice(0, STARTS_PER_TURN)])
+    // some wait: a new request queues behind them, even in a fresh turn
+    pacer.pace(start('late'))
+    expect(started).toHaveLength(STARTS_PER_TURN + 1)
     await nextTurn()
-    expect(started).toEqual(['a', 'b', 'c'])
-    await nextTurn()
-    expect([started, pacer.waiting()]).toEqual([['a', 'b', 'c', 'd'], 0])
+    expect([started, pacer.waiting()]).toEqual([['a', ...names, 'late'], 0])
     // nothing waits again, and a new turn has its whole budget: at once
     await nextTurn()
     pacer.pace(start('e'))
@@ -63,23 +61,12 @@ describe('request pacer', () => {
     pacer.accepted()
     await nextTurn()
     expect(started).toEqual(['a', 'b'])
-    // a new hold for the next one
+    // a new hold for the next one, until a turn accepts nothing
     pacer.accepted()
     await nextTurn()
     expect(started).toEqual(['a', 'b'])
-  })
-
-  test('behavior: a turn that accepted nothing starts the next waiting request', async () => {
-    const { pacer, started, start, advance } = setup()
-    pacer.pace(start('a'))
-    advance(TURN_BUDGET_MS)
-    pacer.accepted()
-    pacer.pace(start('b'))
-    pacer.pace(start('c'))
     await nextTurn()
-    expect(started).toEqual(['a'])
-    await nextTurn()
-    expect(started).toEqual(['a', 'b'])
+    expect(started).toEqual(['a', 'b', 'c'])
   })
 
   test('edge: a waiting request whose client has gone never starts, and the next one takes its turn', async () => {
@@ -93,7 +80,7 @@ describe('request pacer', () => {
     await nextTurn()
     expect([started, pacer.waiting()]).toEqual([['a', 'c'], 0])
   })
-  test('edge: a start that throws leaves the requests behind it to start in the next turns', async () => {
+  test('edge: a start that throws leaves the requests behind it to start', async () => {
     const { pacer, started, start, advance } = setup()
     const errors: unknown[] = []
     const onError = (err: unknown) => errors.push(err)
