@@ -25,6 +25,14 @@ export type Pacer = {
 
 type Waiting = { start: () => void; gone: (() => boolean) | undefined }
 
+const isGone = (w: Waiting) => {
+  try {
+    return w.gone?.() === true
+  } catch {
+    return true
+  }
+}
+
 /** A pacer of request starts (one per server process: installPeerStamp makes it). */
 export function createPacer(budgetMs = TURN_BUDGET_MS, now = () => performance.now()): Pacer {
   const queue: Waiting[] = []
@@ -50,7 +58,7 @@ export function createPacer(budgetMs = TURN_BUDGET_MS, now = () => performance.n
       // a turn that accepted nothing found the listen queue empty: a batch, so established traffic starves none
       for (let n = acceptedThisTurn ? 1 : STARTS_PER_TURN; n > 0 && queue.length > 0;) {
         const next = queue.shift()!
-        if (next.gone?.()) continue
+        if (isGone(next)) continue
         starts.push(next)
         n--
       }
@@ -83,6 +91,8 @@ export function createPacer(budgetMs = TURN_BUDGET_MS, now = () => performance.n
     },
     accepted() {
       acceptedThisTurn = true
+      // this turn's check phase clears the mark, waiting requests or not
+      schedule()
     },
     waiting: () => queue.length,
   }

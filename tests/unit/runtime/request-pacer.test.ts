@@ -100,13 +100,54 @@ describe('request pacer', () => {
     expect(errors).toHaveLength(1)
     expect([started, pacer.waiting()]).toEqual([['a', 'c'], 0])
   })
-  test('edge: past MAX_WAITING waiting requests, a new one starts at once', () => {
+  test('edge: past MAX_WAITING waiting requests, a new one starts at once', async () => {
     const { pacer, started, start, advance } = setup()
     pacer.pace(start('a'))
     advance(TURN_BUDGET_MS)
     for (let i = 0; i < MAX_WAITING; i++) pacer.pace(() => {})
     pacer.pace(start('over'))
     expect([started, pacer.waiting()]).toEqual([['a', 'over'], MAX_WAITING])
+    while (pacer.waiting() > 0) await nextTurn()
+  })
+
+  test('edge: the hold is bounded by time, not by turns', async () => {
+    const { pacer, started, start, advance } = setup()
+    pacer.pace(start('a'))
+    advance(TURN_BUDGET_MS)
+    pacer.pace(start('b'))
+    for (let turn = 0; turn < 40; turn++) {
+      pacer.accepted()
+      await nextTurn()
+    }
+    expect(started).toEqual(['a'])
+    advance(MAX_HOLD_MS)
+    pacer.accepted()
+    await nextTurn()
+    expect(started).toEqual(['a', 'b'])
+  })
+
+  test('edge: a connection accepted while nothing waited holds no later turn', async () => {
+    const { pacer, started, start, advance } = setup()
+    pacer.accepted()
+    await nextTurn()
+    await nextTurn()
+    pacer.pace(start('a'))
+    advance(TURN_BUDGET_MS)
+    pacer.pace(start('b'))
+    await nextTurn()
+    expect(started).toEqual(['a', 'b'])
+  })
+
+  test('edge: a gone check that throws counts as gone, and strands none behind it', async () => {
+    const { pacer, started, start, advance } = setup()
+    pacer.pace(start('a'))
+    advance(TURN_BUDGET_MS)
+    pacer.pace(start('b'), () => {
+      throw new Error('no socket')
+    })
+    pacer.pace(start('c'))
+    await nextTurn()
+    expect([started, pacer.waiting()]).toEqual([['a', 'c'], 0])
   })
 })
 
