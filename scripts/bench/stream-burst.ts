@@ -79,6 +79,8 @@ export type BurstRow = {
   firstOver10s: number
   /** The node's blocks after the burst (`blocks` of them) and how many reached every subscriber. */
   blocksToAll: number
+  /** Opened subscribers missing a block between the one their first event named and the last counted. */
+  missedAfterFirst: number
   blocks: number
   /** Service CPU from the first connect to the last first event (or the deadline), s; and the kernel's part of it. */
   cpuSeconds: number
@@ -243,6 +245,11 @@ export async function burst(
   await sleep(3_000)
   let blocksToAll = 0
   for (let b = head0 + 1; b <= last; b++) if (subs.every((s) => s.blocks.has(b))) blocksToAll++
+  const missedAfterFirst = subs.filter((s) => {
+    if (s.blocks.size === 0) return false
+    for (let b = Math.min(...s.blocks) + 1; b <= last; b++) if (!s.blocks.has(b)) return true
+    return false
+  }).length
   for (const s of subs) s.socket.destroy()
   const opened = subs.filter((s) => s.status === 200)
   const late = (s: Sub) => s.firstAt === undefined || s.firstAt - s.start > 10_000
@@ -258,6 +265,7 @@ export async function burst(
     connectMs: spread(subs.flatMap((s) => (s.connectedAt === undefined ? [] : [s.connectedAt - s.start]))),
     lateAfterSynRetry: subs.filter((s) => late(s) && (s.connectedAt === undefined || s.connectedAt - s.start > 900)).length,
     blocksToAll,
+    missedAfterFirst,
     blocks: o.blocks,
     cpuSeconds,
     kernelSeconds,
