@@ -36,7 +36,7 @@ const isGone = (w: Waiting) => {
 /** A pacer of request starts (one per server process: installPeerStamp makes it). */
 export function createPacer(budgetMs = TURN_BUDGET_MS, now = () => performance.now()): Pacer {
   const queue: Waiting[] = []
-  // when this turn's first request started (-1: none yet), reset in the turn's check phase
+  // when this turn's first request started (-1: none yet), reset by the turn's check phase
   let turnStart = -1
   let scheduled = false
   let acceptedThisTurn = false
@@ -48,8 +48,10 @@ export function createPacer(budgetMs = TURN_BUDGET_MS, now = () => performance.n
     // an immediate set in the check phase runs in the next turn, after that turn's accept
     setImmediate(turn)
   }
+  // runs in a turn's check phase: clears the turn's marks, then holds or starts waiting requests
   const turn = () => {
     scheduled = false
+    turnStart = -1
     const starts: Waiting[] = []
     if (acceptedThisTurn && (holdStart < 0 || now() - holdStart < MAX_HOLD_MS)) {
       if (holdStart < 0) holdStart = now()
@@ -82,7 +84,7 @@ export function createPacer(budgetMs = TURN_BUDGET_MS, now = () => performance.n
       if (queue.length === 0 || queue.length >= MAX_WAITING) {
         if (turnStart < 0) {
           turnStart = t
-          setImmediate(() => (turnStart = -1))
+          schedule()
         }
         if (t - turnStart < budgetMs || queue.length >= MAX_WAITING) return start()
       }
@@ -91,7 +93,6 @@ export function createPacer(budgetMs = TURN_BUDGET_MS, now = () => performance.n
     },
     accepted() {
       acceptedThisTurn = true
-      // this turn's check phase clears the mark, waiting requests or not
       schedule()
     },
     waiting: () => queue.length,
